@@ -1,0 +1,1 @@
+"""The command line: `photosolve PHOTO` and its subcommands."""

@@ -1,0 +1,108 @@
+"""The typed-in tile format: one tile per line, four edges, `#` comments.
+
+An edge is a signed integer (`3`, `-3`: the two halves of motif 3; `0`: a flat border edge) or a named
+half (`brown+`, `brown-`), whose motifs are numbered in order of first appearance.
+"""
+from __future__ import annotations
+
+import re
+
+from .tiles import SIDES, Edges, Puzzle, Tile
+
+INTEGER = re.compile(r"[+-]?\d+")
+NAMED_HALF = re.compile(r"([A-Za-z][A-Za-z0-9_.]*)([+-])")
+
+
+class TileFileError(ValueError):
+    """Input that is not a tile list; the message names the place and says what to write instead."""
+
+    def __init__(self, source: str, line: int | None, message: str):
+        self.source, self.line = source, line
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+def parse_order(order: str) -> tuple[int, ...]:
+    """For an edge-order string like 'NWES', the side (index into N E S W) of each written edge."""
+    letters = order.strip().upper()
+    if sorted(letters) != sorted(SIDES):
+        raise ValueError(f"edge order '{order}' is not a permutation of NESW: write e.g. NESW or NWES")
+    return tuple(SIDES.index(letter) for letter in letters)
+
+
+class TileReader:
+    """Reads tile lines one at a time, remembering motif names, so a prompt can check each line as typed."""
+
+    def __init__(self, source: str = "<stdin>", order: str = "NESW"):
+        self.source = source
+        self.sides = parse_order(order)
+        self.names: dict[str, int] = {}
+        self.integers_seen: set[int] = set()
+        self.tiles: list[Tile] = []
+
+    def read_line(self, text: str, line: int | None = None) -> Tile | None:
+        """The tile on one line, or None for a blank or comment line."""
+        tokens = text.split("#", 1)[0].split()
+        if not tokens:
+            return None
+        if len(tokens) != 4:
+            raise TileFileError(self.source, line,
+                                f"a tile needs 4 edges, found {len(tokens)} ({' '.join(tokens)}): "
+                                "write one tile per line, edges clockwise from the top")
+        written = [self._edge(token, line) for token in tokens]
+        edges = [0, 0, 0, 0]
+        for side, value in zip(self.sides, written):
+            edges[side] = value
+        tile = Tile(len(self.tiles) + 1, tuple(edges), line)  # type: ignore[arg-type]
+        self.tiles.append(tile)
+        return tile
+
+    def puzzle(self) -> Puzzle:
+        return Puzzle(tuple(self.tiles), {k: name for name, k in self.names.items()}, self.source)
+
+    def _edge(self, token: str, line: int | None) -> int:
+        if INTEGER.fullmatch(token):
+            value = int(token)
+            if abs(value) in self.names.values() and value != 0:
+                name = next(n for n, k in self.names.items() if k == abs(value))
+                raise TileFileError(self.source, line,
+                                    f"'{token}' is motif {abs(value)}, already named '{name}': use names or numbers, not both")
+            self.integers_seen.add(abs(value))
+            return value
+        named = NAMED_HALF.fullmatch(token)
+        if not named:
+            raise TileFileError(self.source, line,
+                                f"'{token}' is not an edge: write a signed integer (3, -3, 0 for a border) "
+                                "or a named half (brown+, brown-)")
+        name, sign = named.groups()
+        if name not in self.names:
+            number = len(self.names) + 1
+            if number in self.integers_seen:
+                raise TileFileError(self.source, line,
+                                    f"'{token}' would be motif {number}, which is already written as a number: "
+                                    "use names or numbers, not both")
+            self.names[name] = number
+        return self.names[name] if sign == "+" else -self.names[name]
+
+
+def parse_tiles(text: str, source: str = "<stdin>", order: str = "NESW") -> Puzzle:
+    """All tiles in a tile file's text."""
+    reader = TileReader(source, order)
+    for number, line in enumerate(text.splitlines(), start=1):
+        reader.read_line(line, number)
+    if not reader.tiles:
+        raise TileFileError(source, None, "no tiles found: write one tile per line, four edges N E S W")
+    return reader.puzzle()
+
+
+def format_tiles(puzzle: Puzzle, edges: list[Edges] | None = None, notes: list[str] | None = None,
+                 header: str = "") -> str:
+    """A tile file for the puzzle (or for other edges of the same tiles), with an optional note per tile."""
+    lines = [f"# {row}" for row in header.splitlines()] if header else []
+    lines.append("# one tile per line, edges clockwise from the top: N E S W")
+    rows = edges if edges is not None else [t.edges for t in puzzle.tiles]
+    for i, row in enumerate(rows):
+        text = "  ".join(f"{label:>8}" for label in puzzle.labels(row))
+        note = notes[i] if notes else ""
+        lines.append(f"{text}  # {note}".rstrip(" #") if note else text)
+    return "\n".join(lines) + "\n"
