@@ -1,1 +1,1 @@
-"""placeholder"""
+"""Photo → tiles with signed edges: load, segment, rectify, read each edge half, render."""

@@ -1,0 +1,82 @@
+"""Plane geometry for tile outlines: corner order, robust side lines and their intersections, homographies."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def order_clockwise(points: np.ndarray) -> np.ndarray:
+    """Four points sorted clockwise on screen (y down) by their angle around the centroid."""
+    points = np.asarray(points, dtype=np.float64)
+    offset = points - points.mean(axis=0)
+    return points[np.argsort(np.arctan2(offset[:, 1], offset[:, 0]))]
+
+
+def north_first(corners: np.ndarray) -> np.ndarray:
+    """Clockwise corners rotated to start at the W/N corner, N being the side whose outward normal points most up.
+
+    Side i runs from corner i to corner i+1; with clockwise corners on screen, the outward normal of a side
+    from p to q is (dy, -dx).
+    """
+    corners = order_clockwise(corners)
+    following = np.roll(corners, -1, axis=0)
+    direction = following - corners
+    normals = np.stack([direction[:, 1], -direction[:, 0]], axis=1)
+    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
+    upness = -normals[:, 1]  # screen "up" is -y
+    return np.roll(corners, -int(np.argmax(upness)), axis=0)
+
+
+def fit_line(points: np.ndarray) -> np.ndarray:
+    """The total-least-squares line through points, as (a, b, c) with a*x + b*y + c = 0 and a^2 + b^2 = 1."""
+    points = np.asarray(points, dtype=np.float64)
+    centroid = points.mean(axis=0)
+    _, _, vt = np.linalg.svd(points - centroid, full_matrices=False)
+    normal = vt[-1]
+    return np.array([normal[0], normal[1], -normal @ centroid])
+
+
+def robust_line(points: np.ndarray, rounds: int = 3, keep: float = 0.7) -> np.ndarray:
+    """A line fitted, then refitted to the `keep` fraction of points nearest it: art and rounded corners are outliers."""
+    points = np.asarray(points, dtype=np.float64)
+    line = fit_line(points)
+    for _ in range(rounds):
+        distance = np.abs(points @ line[:2] + line[2])
+        nearest = points[distance <= np.quantile(distance, keep)]
+        if len(nearest) < 2:
+            break
+        line = fit_line(nearest)
+    return line
+
+
+def intersect(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The point where two lines (a, b, c) cross."""
+    point = np.cross(first, second)
+    if abs(point[2]) < 1e-12:
+        raise ValueError("parallel lines do not intersect")
+    return point[:2] / point[2]
+
+
+def quad_from_lines(lines: list[np.ndarray]) -> np.ndarray:
+    """Corners of the quadrilateral bounded by four lines given in order around it: corner i = lines[i-1] x lines[i]."""
+    return np.array([intersect(lines[i - 1], lines[i]) for i in range(4)])
+
+
+def square_homography(corners: np.ndarray, size: int) -> np.ndarray:
+    """The homography taking the quad (clockwise from its top-left corner) onto the square [0, size]^2."""
+    import cv2
+
+    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(np.asarray(corners, dtype=np.float32), target)
+
+
+def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (N x 2) mapped through a 3 x 3 homography."""
+    points = np.asarray(points, dtype=np.float64)
+    mapped = np.c_[points, np.ones(len(points))] @ np.asarray(matrix, dtype=np.float64).T
+    return mapped[:, :2] / mapped[:, 2:3]
+
+
+def quad_area(corners: np.ndarray) -> float:
+    """Area of a simple polygon by the shoelace formula."""
+    x, y = np.asarray(corners, dtype=np.float64).T
+    return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
