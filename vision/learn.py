@@ -1,0 +1,98 @@
+"""Learn a template set from one photo of a puzzle and its tile list, typed in any order and any rotation.
+
+Which photographed tile is which listed tile, and how it is turned, is found by alternating two steps, as in
+k-means: given the mean look of every label, match photo tiles to listed tiles (Hungarian assignment over the
+best turn of each pair); given the match, recompute the mean look of every label. Many random starts; the
+match that leaves the halves of each label most alike wins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ..solver.tiles import Puzzle, turn_edges
+from .templates import TemplateSet
+
+
+@dataclass(frozen=True)
+class Match:
+    """Photo tile i is listed tile `tiles[i]` (1-based id) turned `turns[i]` quarter turns clockwise."""
+
+    tiles: np.ndarray
+    turns: np.ndarray
+    spread: float  # mean squared distance of a half to its label's mean: lower is a better match
+    runner_up_spread: float  # the best spread among matches that differ from this one
+
+
+def turned_labels(puzzle: Puzzle) -> np.ndarray:
+    """(listed tiles, 4 turns, 4 sides) signed labels of every listed tile in every turn."""
+    return np.array([[turn_edges(tile.edges, t) for t in range(4)] for tile in puzzle.tiles])
+
+
+def match_tiles(features: np.ndarray, puzzle: Puzzle, starts: int = 60, seed: int = 0) -> Match:
+    """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best."""
+    if len(puzzle.tiles) != len(features):
+        raise ValueError(f"the photo shows {len(features)} tiles but the list has {len(puzzle.tiles)}")
+    options = turned_labels(puzzle)
+    labels = np.array(sorted({int(v) for v in options.ravel()}))
+    index = np.searchsorted(labels, options)  # (listed, turns, sides) -> label column
+    rng = np.random.default_rng(seed)
+    results = {}
+    for _ in range(starts):
+        tiles = rng.permutation(len(features))
+        turns = rng.integers(0, 4, len(features))
+        for _ in range(30):
+            means = label_means(features, index[tiles, turns], len(labels))
+            cost, best_turn = pair_costs(features, means, index)
+            rows, listed = linear_sum_assignment(cost)
+            new_tiles, new_turns = listed, best_turn[rows, listed]
+            if np.array_equal(new_tiles, tiles) and np.array_equal(new_turns, turns):
+                break
+            tiles, turns = new_tiles, new_turns
+        key = (tuple(tiles), tuple(turns))
+        results[key] = spread(features, index[tiles, turns], len(labels))
+    ranked = sorted(results.items(), key=lambda item: item[1])
+    (tiles, turns), best = ranked[0]
+    # Identical listed tiles swap freely; only a match that reads some half differently is a real rival.
+    best_reading = options[list(tiles), list(turns)]
+    rival = next((s for (t, k), s in ranked[1:] if not np.array_equal(options[list(t), list(k)], best_reading)),
+                 np.inf)
+    return Match(np.array(tiles) + 1, np.array(turns), float(best), float(rival))
+
+
+def label_means(features: np.ndarray, columns: np.ndarray, count: int) -> np.ndarray:
+    """Mean feature of each label column, given the label column of every half (tiles x 4)."""
+    flat, which = features.reshape(-1, features.shape[-1]), columns.ravel()
+    sums = np.zeros((count, flat.shape[1]))
+    np.add.at(sums, which, flat)
+    counts = np.bincount(which, minlength=count)[:, None]
+    overall = flat.mean(axis=0)
+    return np.where(counts > 0, sums / np.maximum(counts, 1), overall)
+
+
+def pair_costs(features: np.ndarray, means: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cost of photo tile i being listed tile j (at its best turn), and that turn: both photo x listed."""
+    # squared[i, s, l]: half s of photo tile i against the mean of label l
+    squared = np.sum((features[:, :, None, :] - means[None, None]) ** 2, axis=3)
+    sides = np.arange(4)
+    # per[i, j, t] = sum over sides of squared[i, s, index[j, t, s]]
+    per = squared[:, sides[None, None, :], index].sum(axis=-1)
+    return per.min(axis=2), per.argmin(axis=2)
+
+
+def spread(features: np.ndarray, columns: np.ndarray, count: int) -> float:
+    means = label_means(features, columns, count)
+    return float(np.mean(np.sum((features - means[columns]) ** 2, axis=2)))
+
+
+def learn_templates(bands: np.ndarray, features: np.ndarray, puzzle: Puzzle, name: str,
+                    source: str = "") -> tuple[TemplateSet, Match]:
+    """A template set from a photo's halves (bands: tiles x 4 x h x w x 3) and the puzzle's tile list."""
+    match = match_tiles(features, puzzle)
+    options = turned_labels(puzzle)
+    labels = options[match.tiles - 1, match.turns]  # (tiles, 4) label of every photographed half
+    templates = TemplateSet(name=name, motif_names=dict(puzzle.motif_names), labels=labels.ravel(),
+                            bands=bands.reshape(-1, *bands.shape[2:]), source=source)
+    return templates, match

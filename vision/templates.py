@@ -1,0 +1,128 @@
+"""Template sets: labelled example halves of a puzzle's motifs, kept as a folder a person can look into.
+
+A set is a folder holding `manifest.json` (motif names, which half is +, one label per example) and
+`halves.png`, a mosaic of the example halves, white-balanced, each with its edge on top. Features are
+computed from the pictures when a set is loaded, so a set outlives changes to the features.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from .errors import TemplateError
+from .features import band_features
+
+BUNDLED = Path(__file__).parent / "templates"
+MOSAIC_COLUMNS = 8
+WHITE_SCALE = 1.2  # white-balanced values run to 1.2; stored as 8 bits over that range
+
+
+@dataclass(frozen=True)
+class TemplateSet:
+    """Example halves of one puzzle, each with its signed label."""
+
+    name: str
+    motif_names: dict[int, str]
+    labels: np.ndarray  # (examples,) signed motif numbers
+    bands: np.ndarray  # (examples, height, width, 3) float, white-balanced, edge on top
+    half_names: dict[str, dict[str, str]] = field(default_factory=dict)  # {"brown": {"+": "head", "-": "tail"}}
+    source: str = ""
+
+    @property
+    def features(self) -> np.ndarray:
+        return _features_of(self)
+
+    def label_name(self, label: int) -> str:
+        name = self.motif_names.get(abs(label), str(abs(label)))
+        return f"{name}{'+' if label > 0 else '-'}"
+
+
+_FEATURE_CACHE: dict[int, np.ndarray] = {}
+
+
+def _features_of(templates: TemplateSet) -> np.ndarray:
+    key = id(templates.bands)
+    if key not in _FEATURE_CACHE:
+        _FEATURE_CACHE[key] = band_features(templates.bands)
+    return _FEATURE_CACHE[key]
+
+
+def bundled_names() -> list[str]:
+    """Names of the template sets installed with photosolve."""
+    if not BUNDLED.is_dir():
+        return []
+    return sorted(p.name for p in BUNDLED.iterdir() if (p / "manifest.json").is_file())
+
+
+def load_templates(name_or_dir: str | Path) -> TemplateSet:
+    """A bundled set by name ('dogs') or a set from a folder."""
+    folder = Path(name_or_dir)
+    if not (folder / "manifest.json").is_file():
+        folder = BUNDLED / str(name_or_dir)
+    manifest_path = folder / "manifest.json"
+    if not manifest_path.is_file():
+        known = ", ".join(bundled_names()) or "none"
+        raise TemplateError(f"no template set '{name_or_dir}': give a folder made by `photosolve learn` "
+                            f"or one of the bundled sets ({known})")
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        labels = np.array(manifest["labels"], dtype=int)
+        height, width = manifest["band_size"]
+        mosaic = np.asarray(Image.open(folder / manifest.get("mosaic", "halves.png")).convert("RGB"))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise TemplateError(f"{folder}: not a readable template set ({error}): make it again with `photosolve learn`")
+    bands = [mosaic[(i // MOSAIC_COLUMNS) * height:(i // MOSAIC_COLUMNS + 1) * height,
+                    (i % MOSAIC_COLUMNS) * width:(i % MOSAIC_COLUMNS + 1) * width] for i in range(len(labels))]
+    return TemplateSet(
+        name=manifest.get("name", folder.name),
+        motif_names={int(k): v for k, v in manifest.get("motifs", {}).items()},
+        labels=labels,
+        bands=np.stack(bands).astype(np.float32) / 255.0 * WHITE_SCALE,
+        half_names=manifest.get("halves", {}),
+        source=manifest.get("source", ""),
+    )
+
+
+def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
+    """Write the set as manifest.json and halves.png into `folder` (created); each file written atomically."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    count, height, width = templates.bands.shape[:3]
+    rows = -(-count // MOSAIC_COLUMNS)
+    mosaic = np.full((rows * height, MOSAIC_COLUMNS * width, 3), 255, np.uint8)
+    pixels = np.clip(templates.bands / WHITE_SCALE * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    for i, band in enumerate(pixels):
+        r, c = divmod(i, MOSAIC_COLUMNS)
+        mosaic[r * height:(r + 1) * height, c * width:(c + 1) * width] = band
+    manifest = {
+        "name": templates.name,
+        "motifs": {str(k): v for k, v in sorted(templates.motif_names.items())},
+        "halves": templates.half_names,
+        "labels": [int(v) for v in templates.labels],
+        "band_size": [height, width],
+        "mosaic": "halves.png",
+        "source": templates.source,
+    }
+    write_atomically(folder / "halves.png", lambda path: Image.fromarray(mosaic).save(path, format="PNG"))
+    write_atomically(folder / "manifest.json",
+                     lambda path: Path(path).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8"))
+    return folder
+
+
+def write_atomically(target: Path, write) -> None:
+    """Write through a temporary file in the same folder, then rename: a reader never sees half a file."""
+    target = Path(target)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
