@@ -14,7 +14,7 @@ app = typer.Typer(
     help="Solve edge-matching puzzles from a photo of the tiles, or from tiles typed in.",
     pretty_exceptions_enable=False,
 )
-SUBCOMMANDS = {"solve"}
+SUBCOMMANDS = {"solve", "read", "learn"}
 
 
 def _version(value: bool) -> None:
@@ -47,6 +47,38 @@ def solve(
     _finish(lambda: solve_command(tiles, rows, cols, order, first, as_json))
 
 
+@app.command("read")
+def read(
+    photo: str = typer.Argument(..., help="Photo of the tiles (JPEG, PNG, WebP, TIFF; HEIC with pillow-heif)."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the solved board, made of the photo's tiles, here (.png or .jpg)."),
+    annotate: Optional[str] = typer.Option(None, "--annotate", "-a", help="Write the photo annotated with what was read and where each tile goes."),
+    templates: Optional[str] = typer.Option(None, "--templates", "-t", help="Template set: a bundled name or a folder from `photosolve learn` (default: the best fit)."),
+    rows: Optional[int] = typer.Option(None, "--rows", "-r", help="Board rows (default 3)."),
+    cols: Optional[int] = typer.Option(None, "--cols", "-c", help="Board columns (default: same as rows)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document on stdout."),
+    debug_dir: Optional[str] = typer.Option(None, "--debug-dir", help="Write intermediate pictures here."),
+) -> None:
+    """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
+    from .photo_cmd import photo_command
+
+    _finish(lambda: photo_command(photo, output, annotate, templates, rows, cols, as_json, debug_dir))
+
+
+@app.command("learn")
+def learn(
+    photo: str = typer.Argument(..., help="Photo of all the tiles of the puzzle."),
+    tiles: str = typer.Option(..., "--tiles", help="The puzzle's tile list (tile-file format), in any order and turn."),
+    output: str = typer.Option(..., "--output", "-o", help="Folder to write the template set into."),
+    rows: Optional[int] = typer.Option(None, "--rows", "-r", help="Board rows (default 3)."),
+    cols: Optional[int] = typer.Option(None, "--cols", "-c", help="Board columns."),
+    name: Optional[str] = typer.Option(None, "--name", help="Name of the set (default: the folder's name)."),
+) -> None:
+    """Build a template set from one photo of a puzzle and its tile list."""
+    from .learn_cmd import learn_command
+
+    _finish(lambda: learn_command(photo, tiles, output, rows, cols, name))
+
+
 def _finish(action) -> None:
     """Run a command; a Fail becomes its one-line message and exit code, never a traceback."""
     try:
@@ -60,6 +92,14 @@ def _finish(action) -> None:
     raise typer.Exit(int(code))
 
 
+def with_default_command(args: list[str]) -> list[str]:
+    """`photosolve PHOTO ...` means `photosolve read PHOTO ...`; `photosolve FILE.tiles` means `solve`."""
+    if not args or args[0] in SUBCOMMANDS or args[0].startswith("-"):
+        return args
+    command = "solve" if args[0].lower().endswith(".tiles") else "read"
+    return [command, *args]
+
+
 def run() -> None:
     """Console entry point."""
-    app(prog_name="photosolve")
+    app(args=with_default_command(sys.argv[1:]), prog_name="photosolve")

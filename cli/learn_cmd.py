@@ -1,0 +1,43 @@
+"""`photosolve learn`: a template set from one photo of a puzzle and its tile list typed in any order and turn."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .exit_codes import ExitCode, Fail, say
+from .photo_cmd import board_shape
+from .solve_cmd import read_puzzle
+
+
+def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | None, cols: int | None,
+                  name: str | None) -> ExitCode:
+    from ..vision.errors import UnreadableImage, WrongTileCount
+    from ..vision.learn import learn_templates
+    from ..vision.load import load_photo
+    from ..vision.pipeline import cut_halves
+    from ..vision.templates import save_templates
+
+    rows, cols = board_shape(rows, cols)
+    puzzle = read_puzzle(tiles_path, "NESW", None)
+    if len(puzzle.tiles) != rows * cols:
+        raise Fail(f"{tiles_path}: {len(puzzle.tiles)} tiles listed, but the board is {rows}x{cols}: "
+                   f"give --rows/--cols to match the list", ExitCode.BAD_INPUT)
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise Fail(f"--output {output} is a file: give a folder for the template set", ExitCode.BAD_INPUT)
+    try:
+        halves = cut_halves(load_photo(photo_path), rows * cols)
+    except UnreadableImage as error:
+        raise Fail(str(error), ExitCode.UNREADABLE_IMAGE) from None
+    except WrongTileCount as error:
+        raise Fail(f"{photo_path}: {error}", ExitCode.WRONG_TILE_COUNT) from None
+    templates, match = learn_templates(halves.bands, halves.features, puzzle, name or folder.name,
+                                       source=f"learned from {Path(photo_path).name} and {Path(tiles_path).name}")
+    save_templates(templates, folder)
+    for photo_tile, (listed, turns) in enumerate(zip(match.tiles, match.turns), start=1):
+        say(f"photo tile {photo_tile} is listed tile {listed}, turned {90 * int(turns)}° clockwise")
+    margin = match.runner_up_spread / max(match.spread, 1e-9)
+    say(f"template set '{templates.name}' written to {folder} ({len(templates.labels)} halves; "
+        f"the best match explains the halves {margin:.1f}x better than any other)")
+    if margin < 1.2:
+        say("warning: another match of photo tiles to listed tiles is nearly as good: check the tile list")
+    return ExitCode.SOLVED

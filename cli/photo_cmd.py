@@ -1,0 +1,157 @@
+"""`photosolve PHOTO`: read the tiles in a photo, solve, and draw the solution from the photo's own tiles."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ..solver.board_text import describe_placements, render_board
+from ..solver.search import BoardSizeError, solve
+from ..solver.tiles import Puzzle
+from .document import solution_document
+from .exit_codes import ExitCode, Fail, say
+from .progress import Stages
+
+
+def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
+    """The board a photo's tiles fill: 3 x 3 unless told; one side given makes a square."""
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None and value <= 0:
+            raise Fail(f"--{name} must be a positive number, got {value}", ExitCode.BAD_INPUT)
+    rows = rows or cols or 3
+    cols = cols or rows
+    return rows, cols
+
+
+def check_output(path: str | None, photo: str, what: str) -> Path | None:
+    """An output path that will not overwrite the photo and whose folder exists."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.exists() and Path(photo).exists() and target.resolve() == Path(photo).resolve():
+        raise Fail(f"{what} {path} is the input photo: choose another file name", ExitCode.BAD_INPUT)
+    if not target.parent.exists():
+        raise Fail(f"{what} {path}: folder {target.parent} does not exist", ExitCode.BAD_INPUT)
+    if target.suffix.lower() not in {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff"}:
+        raise Fail(f"{what} {path}: give a file name ending in .png or .jpg", ExitCode.BAD_INPUT)
+    return target
+
+
+def save_image(rgb: np.ndarray, target: Path) -> None:
+    """Write an RGB image atomically: a temporary file beside the target, then a rename."""
+    from PIL import Image
+
+    from ..vision.templates import write_atomically
+
+    kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".tif": "TIFF", ".tiff": "TIFF"}.get(
+        target.suffix.lower(), "PNG")
+    write_atomically(target, lambda path: Image.fromarray(rgb).save(path, format=kind))
+
+
+def photo_command(photo_path: str, output: str | None, annotate_path: str | None, templates: str | None,
+                  rows: int | None, cols: int | None, as_json: bool, debug_dir: str | None) -> ExitCode:
+    from ..vision.errors import TemplateError, UnreadableImage, WrongTileCount
+    from ..vision.load import load_photo
+    from ..vision.pipeline import choose_templates, cut_halves, read_edges
+    from ..vision.render import annotate, solved_board
+
+    rows, cols = board_shape(rows, cols)
+    solved_target = check_output(output, photo_path, "--output")
+    annotate_target = check_output(annotate_path, photo_path, "--annotate")
+    stages = Stages()
+    try:
+        with stages.stage("loading the photo"):
+            photo = load_photo(photo_path)
+        with stages.stage("finding the tiles"):
+            halves = cut_halves(photo, rows * cols)
+        with stages.stage("reading the edges"):
+            chosen, fits = choose_templates(halves.features, templates)
+            reading = read_edges(halves, chosen)
+    except UnreadableImage as error:
+        raise Fail(str(error), ExitCode.UNREADABLE_IMAGE) from None
+    except WrongTileCount as error:
+        raise Fail(f"{photo_path}: {error}", ExitCode.WRONG_TILE_COUNT) from None
+    except TemplateError as error:
+        raise Fail(str(error), ExitCode.BAD_INPUT) from None
+    if fits:
+        say(f"templates: {chosen.name} (fits best of {', '.join(name for name, _ in fits)})")
+    puzzle = Puzzle.from_edges([tuple(int(v) for v in edges) for edges in reading.labels], chosen.motif_names)
+    puzzle = Puzzle(puzzle.tiles, puzzle.motif_names, source=photo_path)
+    with stages.stage("solving"):
+        try:
+            result = solve(puzzle, rows, cols)
+        except BoardSizeError as error:
+            raise Fail(f"{photo_path}: {error}", ExitCode.BAD_INPUT) from None
+    first = result.solutions[0] if result.solutions else None
+    if first is not None and solved_target is not None:
+        with stages.stage("drawing the solution"):
+            save_image(solved_board(photo.image, halves.quads, first), solved_target)
+    if annotate_target is not None:
+        places = placement_notes(first, len(halves.quads))
+        labels = [puzzle.labels(tile.edges) for tile in puzzle.tiles]
+        save_image(annotate(photo.image, halves.quads, labels, reading.probabilities < 0.9, places), annotate_target)
+    if debug_dir:
+        write_debug(Path(debug_dir), halves)
+    if as_json:
+        document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, chosen.name)
+        print(json.dumps(document, indent=1))
+    else:
+        print_photo_result(puzzle, result, reading)
+    if solved_target is not None and first is not None:
+        say(f"solved picture written to {solved_target}")
+    if annotate_target is not None:
+        say(f"annotated photo written to {annotate_target}")
+    if first is None:
+        say(f"no solution: the tiles as read cannot be arranged on a {rows}x{cols} board; "
+            f"check the reading with --annotate reading.png")
+        return ExitCode.NO_SOLUTION
+    return ExitCode.SOLVED
+
+
+def placement_notes(solution, count: int) -> list[str] | None:
+    """For each photographed tile, where it goes: 'row 2, col 3, turn 90°'."""
+    if solution is None:
+        return None
+    notes = [""] * count
+    for r, row in enumerate(solution.cells):
+        for c, placement in enumerate(row):
+            notes[placement.tile - 1] = f"-> row {r + 1}, col {c + 1}, turn {90 * placement.turns}°"
+    return notes
+
+
+def add_photo_fields(document: dict, photo, halves, reading, templates_name: str) -> dict:
+    """What --json adds for a photo: image size, templates, and per tile where it lies and how sure each edge is."""
+    document["image_size"] = list(photo.size)
+    document["templates"] = templates_name
+    for entry, quad, confidence, runner_up in zip(document["tiles"], halves.quads, reading.probabilities,
+                                                   reading.runner_up):
+        entry["center"] = [round(float(v), 1) for v in quad.center]
+        entry["corners"] = [[round(float(v), 1) for v in corner] for corner in quad.corners]
+        entry["confidence"] = [round(float(p), 4) for p in confidence]
+        entry["runner_up"] = [int(v) for v in runner_up]
+    return document
+
+
+def print_photo_result(puzzle: Puzzle, result, reading) -> None:
+    from .solve_cmd import summary_line
+
+    print("Read from the photo (tile numbers as in --annotate; N is the side facing up in the photo):")
+    for tile in puzzle.tiles:
+        cells = [f"{label}{'' if p >= 0.9 else f' ({p:.2f}?)'}"
+                 for label, p in zip(puzzle.labels(tile.edges), reading.probabilities[tile.id - 1])]
+        print(f"  tile {tile.id}: " + "  ".join(f"{side} {text:<16}" for side, text in zip("NESW", cells)).rstrip())
+    print()
+    print(summary_line(puzzle, result))
+    for number, solution in enumerate(result.solutions, start=1):
+        print(f"\nSolution {number} of {len(result.solutions)}:")
+        print(render_board(puzzle, solution))
+        for line in describe_placements(puzzle, solution):
+            print("  " + line)
+
+
+def write_debug(folder: Path, halves) -> None:
+    """The rectified tiles, for a person checking what photosolve saw."""
+    folder.mkdir(parents=True, exist_ok=True)
+    save_image(np.hstack(list(halves.squares)), folder / "tiles.png")
