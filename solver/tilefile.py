@@ -22,12 +22,18 @@ class TileFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def parse_order(order: str) -> tuple[int, ...]:
+def parse_order(order: str, source: str = "--order") -> tuple[int, ...]:
     """For an edge-order string like 'NWES', the side (index into N E S W) of each written edge."""
     letters = order.strip().upper()
     if sorted(letters) != sorted(SIDES):
-        raise ValueError(f"edge order '{order}' is not a permutation of NESW: write e.g. NESW or NWES")
+        raise TileFileError(source, None, f"edge order '{_shown(order)}' is not a permutation of NESW: "
+                                          "write e.g. NESW or NWES")
     return tuple(SIDES.index(letter) for letter in letters)
+
+
+def _shown(token: str) -> str:
+    """A token as it can be printed on one line: control characters (from a binary file, say) escaped."""
+    return token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
 
 
 class TileReader:
@@ -35,7 +41,7 @@ class TileReader:
 
     def __init__(self, source: str = "<stdin>", order: str = "NESW"):
         self.source = source
-        self.sides = parse_order(order)
+        self.sides = parse_order(order, source)
         self.names: dict[str, int] = {}
         self.integers_seen: set[int] = set()
         self.tiles: list[Tile] = []
@@ -47,7 +53,7 @@ class TileReader:
             return None
         if len(tokens) != 4:
             raise TileFileError(self.source, line,
-                                f"a tile needs 4 edges, found {len(tokens)} ({' '.join(tokens)}): "
+                                f"a tile needs 4 edges, found {len(tokens)} ({_shown(' '.join(tokens))}): "
                                 "write one tile per line, edges clockwise from the top")
         written = [self._edge(token, line) for token in tokens]
         edges = [0, 0, 0, 0]
@@ -72,7 +78,7 @@ class TileReader:
         named = NAMED_HALF.fullmatch(token)
         if not named:
             raise TileFileError(self.source, line,
-                                f"'{token}' is not an edge: write a signed integer (3, -3, 0 for a border) "
+                                f"'{_shown(token)}' is not an edge: write a signed integer (3, -3, 0 for a border) "
                                 "or a named half (brown+, brown-)")
         name, sign = named.groups()
         if name not in self.names:
@@ -103,6 +109,7 @@ def format_tiles(puzzle: Puzzle, edges: list[Edges] | None = None, notes: list[s
     rows = edges if edges is not None else [t.edges for t in puzzle.tiles]
     for i, row in enumerate(rows):
         text = "  ".join(f"{label:>8}" for label in puzzle.labels(row))
-        note = notes[i] if notes else ""
-        lines.append(f"{text}  # {note}".rstrip(" #") if note else text)
+        # A note is a comment: a line break inside it would start a line the parser reads as a tile.
+        note = " ".join((notes[i] if notes else "").split())
+        lines.append(f"{text}  # {note}" if note else text)
     return "\n".join(lines) + "\n"
