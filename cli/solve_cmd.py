@@ -29,10 +29,13 @@ def read_puzzle(path: str | None, order: str, expected: int | None) -> Puzzle:
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
         try:
-            text = file.read_text(encoding="utf-8")
+            text: str | None = file.read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise Fail(f"{path}: not a text tile file (is it a photo? use `photosolve {path}`)",
-                       ExitCode.BAD_INPUT) from None
+            text = None
+        except OSError as error:
+            raise Fail(f"{path}: cannot read it: {error.strerror}", ExitCode.BAD_INPUT) from None
+        if text is None or "\x00" in text:  # some binary files are valid UTF-8, but no tile file holds a NUL
+            raise Fail(f"{path}: not a text tile file (is it a photo? use `photosolve {path}`)", ExitCode.BAD_INPUT)
         return parse_tiles(text, path, order)
     except TileFileError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
