@@ -31,26 +31,38 @@ def turned_labels(puzzle: Puzzle) -> np.ndarray:
     return np.array([[turn_edges(tile.edges, t) for t in range(4)] for tile in puzzle.tiles])
 
 
-def match_tiles(features: np.ndarray, puzzle: Puzzle, starts: int = 60, seed: int = 0) -> Match:
-    """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best."""
+def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, seed: int = 0) -> Match:
+    """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best.
+
+    Starts: one listed tile (the one with most distinct halves) anchored on every photo tile in every turn, so
+    that its four labels begin with the right look in one of the starts; plus a few random starts.
+    """
     if len(puzzle.tiles) != len(features):
         raise ValueError(f"the photo shows {len(features)} tiles but the list has {len(puzzle.tiles)}")
     options = turned_labels(puzzle)
     labels = np.array(sorted({int(v) for v in options.ravel()}))
     index = np.searchsorted(labels, options)  # (listed, turns, sides) -> label column
     rng = np.random.default_rng(seed)
+    anchor = max(range(len(puzzle.tiles)), key=lambda j: len(set(puzzle.tiles[j].edges)))
+    starts = [(i, t) for i in range(len(features)) for t in range(4)] + [None] * random_starts
     results = {}
-    for _ in range(starts):
-        tiles = rng.permutation(len(features))
-        turns = rng.integers(0, 4, len(features))
+    for start in starts:
+        if start is None:
+            means = label_means(features, index[rng.permutation(len(features)), rng.integers(0, 4, len(features))],
+                                len(labels))
+        else:
+            means = np.full((len(labels), features.shape[-1]), np.nan)
+            means[index[anchor, start[1]]] = features[start[0]]
+        tiles = turns = None
         for _ in range(30):
-            means = label_means(features, index[tiles, turns], len(labels))
             cost, best_turn = pair_costs(features, means, index)
             rows, listed = linear_sum_assignment(cost)
             new_tiles, new_turns = listed, best_turn[rows, listed]
-            if np.array_equal(new_tiles, tiles) and np.array_equal(new_turns, turns):
+            if tiles is not None and np.array_equal(new_tiles, tiles) and np.array_equal(new_turns, turns):
                 break
             tiles, turns = new_tiles, new_turns
+            means = label_means(features, index[tiles, turns], len(labels))
+        tiles, turns = polish(features, index, tiles, turns, len(labels))
         key = (tuple(tiles), tuple(turns))
         results[key] = spread(features, index[tiles, turns], len(labels))
     ranked = sorted(results.items(), key=lambda item: item[1])
@@ -60,6 +72,30 @@ def match_tiles(features: np.ndarray, puzzle: Puzzle, starts: int = 60, seed: in
     rival = next((s for (t, k), s in ranked[1:] if not np.array_equal(options[list(t), list(k)], best_reading)),
                  np.inf)
     return Match(np.array(tiles) + 1, np.array(turns), float(best), float(rival))
+
+
+def polish(features: np.ndarray, index: np.ndarray, tiles: np.ndarray, turns: np.ndarray,
+           count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Swap pairs of photo tiles (each in its best turn) while that makes the labels' halves more alike."""
+    tiles, turns = tiles.copy(), turns.copy()
+    best = spread(features, index[tiles, turns], count)
+    improved = True
+    while improved:
+        improved = False
+        for a in range(len(tiles)):
+            for b in range(a + 1, len(tiles)):
+                trial_tiles = tiles.copy()
+                trial_tiles[[a, b]] = tiles[[b, a]]
+                for turn_a in range(4):
+                    for turn_b in range(4):
+                        trial_turns = turns.copy()
+                        trial_turns[[a, b]] = turn_a, turn_b
+                        value = spread(features, index[trial_tiles, trial_turns], count)
+                        if value < best - 1e-12:
+                            best, tiles, turns, improved = value, trial_tiles, trial_turns, True
+                            trial_tiles = tiles.copy()
+                            trial_tiles[[a, b]] = tiles[[a, b]]
+    return tiles, turns
 
 
 def label_means(features: np.ndarray, columns: np.ndarray, count: int) -> np.ndarray:
@@ -74,8 +110,12 @@ def label_means(features: np.ndarray, columns: np.ndarray, count: int) -> np.nda
 
 def pair_costs(features: np.ndarray, means: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cost of photo tile i being listed tile j (at its best turn), and that turn: both photo x listed."""
-    # squared[i, s, l]: half s of photo tile i against the mean of label l
+    # squared[i, s, l]: half s of photo tile i against the mean of label l; a label with no look yet costs
+    # what a typical known label costs, so it neither attracts nor repels.
     squared = np.sum((features[:, :, None, :] - means[None, None]) ** 2, axis=3)
+    unknown = np.isnan(squared)
+    if unknown.any():
+        squared[unknown] = np.nanmedian(squared) if (~unknown).any() else 0.0
     sides = np.arange(4)
     # per[i, j, t] = sum over sides of squared[i, s, index[j, t, s]]
     per = squared[:, sides[None, None, :], index].sum(axis=-1)

@@ -1,0 +1,71 @@
+"""Real camera photos from ../shared/realphotos (not part of the project; skipped cleanly without them)."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from photosolve.solver import Puzzle, solve, turn_edges
+from photosolve.vision.classify import read_halves
+from photosolve.vision.geometry import north_first
+from photosolve.vision.learn import learn_templates
+from photosolve.vision.load import load_photo
+from photosolve.vision.pipeline import cut_halves
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
+pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realphotos is not beside the project")
+
+
+def truth_of(name: str) -> dict:
+    return json.loads((REAL / f"{Path(name).stem}.truth.json").read_text())
+
+
+def grid_edges(truth: dict) -> np.ndarray:
+    """Truth edges in reading order (row by row), as the photo's tiles are numbered."""
+    return np.array([t["edges"] for t in sorted(truth["tiles"], key=lambda t: tuple(t["grid_rc"]))])
+
+
+def test_scattered_cars_are_found_where_the_truth_says():
+    photo = load_photo(REAL / "IMG_20231030_092105.jpg")
+    truth = truth_of("IMG_20231030_092105.jpg")
+    quads = cut_halves(photo, 9).quads
+    scale = max(photo.size) / 1600
+    side = np.median([q.side for q in quads])
+    for tile in truth["tiles"]:
+        center = np.array(tile["center_1600"]) * scale
+        nearest = min(quads, key=lambda q: np.linalg.norm(q.center - center))
+        corners = north_first(np.array(tile["quad_1600"]) * scale)
+        # The hand-marked truth is itself good to about a pixel at 1600 px, i.e. ~2 px here.
+        assert np.linalg.norm(nearest.center - center) < 0.02 * side
+        assert np.max(np.linalg.norm(nearest.corners - corners, axis=1)) < 0.04 * side
+
+
+@pytest.mark.parametrize("name", ["board.jpeg", "solution1.jpeg"])
+def test_turtle_grids_split_into_nine_tiles(name):
+    quads = cut_halves(load_photo(REAL / name), 9).quads
+    assert len(quads) == 9
+    # The camera looks slightly down the board, so rows nearer to it are larger (by ~11% in solution1.jpeg);
+    # within one row the three tiles are the same size.
+    for row in range(3):
+        sides = [q.side for q in quads[3 * row:3 * row + 3]]
+        assert max(sides) / min(sides) < 1.05
+
+
+def test_turtles_learned_from_the_board_read_the_solved_photo():
+    board_truth = grid_edges(truth_of("board.jpeg"))
+    rng = random.Random(5)
+    listed = [turn_edges(tuple(int(v) for v in e), rng.randrange(4)) for e in board_truth]
+    rng.shuffle(listed)
+    board = cut_halves(load_photo(REAL / "board.jpeg"), 9)
+    templates, match = learn_templates(board.bands, board.features, Puzzle.from_edges(listed), "turtles")
+    assert np.array_equal(templates.labels.reshape(9, 4), board_truth)
+
+    solved = cut_halves(load_photo(REAL / "solution1.jpeg"), 9)
+    reading = read_halves(solved.features, templates)
+    solved_truth = grid_edges(truth_of("solution1.jpeg"))
+    assert np.array_equal(reading.labels, solved_truth)
+    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]), 3, 3)
+    assert result.raw > 0
