@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.solver import Puzzle, solve, turn_edges
 from photosolve.vision.classify import read_halves
 from photosolve.vision.geometry import north_first
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import load_photo
 from photosolve.vision.pipeline import cut_halves
+from photosolve.vision.selflabel import self_label
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realphotos is not beside the project")
@@ -69,3 +71,20 @@ def test_turtles_learned_from_the_board_read_the_solved_photo():
     assert np.array_equal(reading.labels, solved_truth)
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]), 3, 3)
     assert result.raw > 0
+
+
+@pytest.mark.parametrize("name", ["IMG_20231030_092105.jpg", "board.jpeg", "solution1.jpeg"])
+def test_puzzles_never_seen_are_read_with_no_templates(name):
+    photo = load_photo(REAL / name)
+    halves = cut_halves(photo, 9)
+    truth = truth_of(name)
+    if "grid_rc" in truth["tiles"][0]:
+        true_edges = grid_edges(truth)
+    else:  # scattered: each found tile against the true tile nearest it
+        scale = max(photo.size) / 1600
+        true_edges = np.array([min(truth["tiles"], key=lambda t: np.linalg.norm(
+            np.array(t["center_1600"]) * scale - quad.center))["edges"] for quad in halves.quads])
+    read = self_label(halves.bands, 3, 3)
+    assert read.motifs == 4
+    assert edges_right_up_to_renaming(read.reading.labels, true_edges) == 36
+    assert solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3).raw > 0

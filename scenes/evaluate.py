@@ -1,0 +1,104 @@
+"""Score what the photo pipeline found against a scene's ground truth: tiles located, edges read, board solved.
+
+Found tiles are paired with true tiles by their centres; a tile counts as found exactly when every corner lies
+within a small fraction of the tile's side of the true corner (the same corner order: W/N corner first).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+CORNER_TOLERANCE = 0.05  # of the tile side: a corner farther off than this was not found exactly
+
+
+@dataclass(frozen=True)
+class Score:
+    """How one photo was read, compared with its truth."""
+
+    tiles: int  # true tiles
+    found: int  # tiles found at all (paired with a true tile)
+    exact: int  # tiles whose four corners are all within CORNER_TOLERANCE
+    edges: int  # true edges
+    edges_right: int  # edges read with the true label, on tiles that were paired
+    worst_corner: float  # largest corner error among paired tiles, in tile sides
+
+    @property
+    def all_tiles_exact(self) -> bool:
+        return self.exact == self.tiles and self.found == self.tiles
+
+    @property
+    def all_edges_right(self) -> bool:
+        return self.edges_right == self.edges
+
+
+def pair_tiles(centres: np.ndarray, truth: dict) -> list[int | None]:
+    """For each true tile, the index of the found tile whose centre is nearest it (within a third of a side)."""
+    true_tiles = truth["tiles"]
+    if not len(centres):
+        return [None] * len(true_tiles)
+    pairs: list[int | None] = []
+    for tile in true_tiles:
+        corners = np.asarray(tile["corners"], dtype=float)
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+        distance = np.linalg.norm(np.asarray(centres) - np.asarray(tile["center"]), axis=1)
+        nearest = int(np.argmin(distance))
+        pairs.append(nearest if distance[nearest] < side / 3 else None)
+    return pairs
+
+
+def score_reading(corners: list[np.ndarray], labels: np.ndarray | None, truth: dict) -> Score:
+    """Compare found tile corners (each 4 x 2, W/N corner first) and read labels (tiles x 4, N E S W) with truth.
+
+    `labels` may be None when only the tiles were found; labels are compared exactly as signed motif numbers, so
+    the reading must use the truth's numbering (a template set learned for the same puzzle does).
+    """
+    centres = np.array([np.mean(c, axis=0) for c in corners]) if corners else np.zeros((0, 2))
+    pairs = pair_tiles(centres, truth)
+    exact = right = 0
+    worst = 0.0
+    for tile, found in zip(truth["tiles"], pairs):
+        if found is None:
+            continue
+        true_corners = np.asarray(tile["corners"], dtype=float)
+        side = float(np.mean(np.linalg.norm(true_corners - np.roll(true_corners, -1, axis=0), axis=1)))
+        error = float(np.max(np.linalg.norm(np.asarray(corners[found]) - true_corners, axis=1))) / side
+        worst = max(worst, error)
+        exact += error <= CORNER_TOLERANCE
+        if labels is not None:
+            right += int(np.sum(np.asarray(labels[found]) == np.asarray(tile["edges"])))
+    paired = [p for p in pairs if p is not None]
+    return Score(tiles=len(truth["tiles"]), found=len(set(paired)), exact=exact, edges=4 * len(truth["tiles"]),
+                 edges_right=right, worst_corner=worst)
+
+
+def renaming(read: np.ndarray, truth: np.ndarray) -> dict[int, int]:
+    """The renaming of read motifs (and which half is +) that agrees with the truth on the most edges.
+
+    A puzzle read without templates numbers its motifs in its own order and picks its own + half; this maps
+    each read motif to a true motif, one to one, each with its best sign (Hungarian assignment).
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    read, truth = np.asarray(read).ravel(), np.asarray(truth).ravel()
+    read_motifs = sorted(set(np.abs(read[read != 0]).tolist()))
+    true_motifs = sorted(set(np.abs(truth[truth != 0]).tolist()))
+    same = np.zeros((len(read_motifs), len(true_motifs)))
+    flipped = np.zeros_like(same)
+    for i, p in enumerate(read_motifs):
+        for j, t in enumerate(true_motifs):
+            same[i, j] = np.sum((read == p) & (truth == t)) + np.sum((read == -p) & (truth == -t))
+            flipped[i, j] = np.sum((read == p) & (truth == -t)) + np.sum((read == -p) & (truth == t))
+    rows, cols = linear_sum_assignment(-np.maximum(same, flipped))
+    mapping = {0: 0}
+    for i, j in zip(rows, cols):
+        sign = 1 if same[i, j] >= flipped[i, j] else -1
+        mapping[read_motifs[i]], mapping[-read_motifs[i]] = sign * true_motifs[j], -sign * true_motifs[j]
+    return mapping
+
+
+def edges_right_up_to_renaming(read: np.ndarray, truth: np.ndarray) -> int:
+    """Edges read right once the read motifs are renamed (and their halves swapped) to fit the truth best."""
+    mapping = renaming(read, truth)
+    renamed = np.array([mapping.get(int(v), 10**6) for v in np.asarray(read).ravel()])
+    return int(np.sum(renamed == np.asarray(truth).ravel()))
