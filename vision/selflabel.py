@@ -23,6 +23,7 @@ from .templates import TemplateSet
 
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
 CONSISTENT = 3.0  # log units: a reading repaired for less than this counts as consistent
+TRIAL_NODES = 100_000  # a trial reading's repair is cut short here: about 0.2 s
 NEAR_EQUAL = 0.8  # a number of motifs whose colour jump is this close to the largest is also tried
 SHAPE_THUMB = (12, 24)  # rows, columns of a half's silhouette thumbnail
 
@@ -159,7 +160,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE)
         posterior, candidates = type_posterior(features, labels)
         posteriors = [[dict(zip(candidates.tolist(), posterior[t * 4 + s].tolist())) for s in range(4)]
                       for t in range(tiles)]
-        tried[motifs] = (repair(posteriors, rows, cols, budget=3 * CONSISTENT).cost, posterior, candidates)
+        tried[motifs] = (repair(posteriors, rows, cols, budget=3 * CONSISTENT, node_limit=TRIAL_NODES).cost,
+                          posterior, candidates)
         if tried[motifs][0] <= CONSISTENT:
             break
     motifs = min(tried, key=lambda m: tried[m][0]) if all(c > CONSISTENT for c, _, _ in tried.values()) else \
