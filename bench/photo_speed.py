@@ -36,7 +36,6 @@ def report(name: str, times: list[float]) -> float:
 
 def stage_times(photo: Path, runs: int) -> dict[str, float]:
     """Each stage of the pipeline in-process (after imports), median over runs."""
-    import numpy as np
 
     from photosolve.cli.photo_cmd import save_image
     from photosolve.solver import Puzzle, solve

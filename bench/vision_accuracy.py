@@ -11,7 +11,6 @@ the right one, and how well calibrated the probabilities are.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections import defaultdict

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .exit_codes import ExitCode, Fail, say
+from .exit_codes import Fail, say
 
 app = typer.Typer(
     add_completion=False,

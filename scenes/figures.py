@@ -290,7 +290,6 @@ def draw_mantis(pen: Pen, colours: Sequence[RGB], rng: np.random.Generator) -> N
 def draw_beetle(pen: Pen, colours: Sequence[RGB], rng: np.random.Generator) -> None:
     """A stag beetle: antlered head and shield before the cut, rounded spotted wing cases behind."""
     main, second, accent = colours
-    line = outline_of(main)
     dark = shade(second, 0.8)
     _leg(pen, [(0.07, -0.17), (0.15, -0.2), (0.17, -0.27)], INK, 0.013)
     _leg(pen, [(0.1, -0.06), (0.19, -0.08), (0.23, -0.04)], INK, 0.013)

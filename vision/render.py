@@ -12,7 +12,7 @@ from ..solver.search import Solution
 from .rectify import rectify_tile
 from .types import TileQuad
 
-MAX_CELL = 600  # pixels per tile in solved.png: the photo's resolution, up to this
+MAX_CELL = 400  # pixels per tile in solved.png: the photo's resolution, up to this (a 1200 px board for 3x3)
 
 
 def solved_board(image: np.ndarray, quads: list[TileQuad], solution: Solution, cell: int | None = None) -> np.ndarray:
@@ -48,15 +48,15 @@ def annotate(image: np.ndarray, quads: list[TileQuad], labels: list[list[str]], 
         corners = quad.corners * scale
         draw.line([tuple(p) for p in np.vstack([corners, corners[:1]])], fill=(255, 40, 40), width=max(2, int(side / 120)))
         center = corners.mean(axis=0)
-        draw_text(draw, center, str(number), big, (255, 255, 255))
+        draw_text(draw, center - np.array([0, side * 0.06]), str(number), big, (255, 255, 255))
         for s in range(4):
             middle = (corners[s] + corners[(s + 1) % 4]) / 2
-            spot = middle + 0.26 * (center - middle)
+            spot = middle + 0.16 * (center - middle)  # near its edge, clear of the centre's notes
             sure = doubtful is None or not doubtful[number - 1, s]
             text = f"{'NESW'[s]} {labels[number - 1][s]}" + ("" if sure else " ?")
             draw_text(draw, spot, text, small, (255, 255, 255) if sure else (255, 220, 0))
         if places:
-            draw_text(draw, center + np.array([0, side * 0.17]), places[number - 1], small, (120, 255, 120))
+            draw_text(draw, center + np.array([0, side * 0.16]), places[number - 1], small, (120, 255, 120))
     return np.asarray(picture)
 
 
@@ -67,4 +67,4 @@ def draw_text(draw: ImageDraw.ImageDraw, center: np.ndarray, text: str, typeface
     x, y = center[0] - width / 2, center[1] - height / 2
     pad = max(2, height // 5)
     draw.rectangle([x - pad, y - pad, x + width + pad, y + height + pad], fill=(0, 0, 0))
-    draw.text((x - left, y - top), text, font=typeface, fill=colour)
+    draw.text((x - left, y - top), text, font=typeface, fill=colour, align="center")
