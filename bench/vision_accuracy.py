@@ -18,7 +18,7 @@ from collections import defaultdict
 import numpy as np
 
 from photosolve.scenes.artwork import PUZZLE_ARTWORK, random_artwork
-from photosolve.scenes.evaluate import pair_tiles, score_reading
+from photosolve.scenes.evaluate import in_truth_numbers, pair_tiles, score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve, turn_edges
 from photosolve.vision.errors import VisionError
@@ -70,14 +70,15 @@ def run_case(seed: int, tier: str, calibration: list) -> dict:
         templates, _ = choose_templates(halves.features, None)
         outcome["right_set"] = templates.name == kind
     reading = read_edges(halves, templates)
-    score = score_reading([q.corners for q in halves.quads], reading.labels, truth)
+    labels = in_truth_numbers(reading.labels, templates.motif_names, truth)
+    score = score_reading([q.corners for q in halves.quads], labels, truth)
     outcome.update(exact=score.all_tiles_exact, edges=score.all_edges_right, edges_right=score.edges_right)
     centres = np.array([q.center for q in halves.quads])
     for tile, found in zip(truth["tiles"], pair_tiles(centres, truth)):
         if found is not None:
             for side in range(4):
                 calibration.append((float(reading.probabilities[found, side]),
-                                    bool(reading.labels[found, side] == tile["edges"][side])))
+                                    bool(labels[found, side] == tile["edges"][side])))
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]),
                    truth["rows"], truth["cols"], first=True)
     outcome["solved"] = bool(result.solutions) and score.all_edges_right

@@ -102,3 +102,12 @@ def edges_right_up_to_renaming(read: np.ndarray, truth: np.ndarray) -> int:
     mapping = renaming(read, truth)
     renamed = np.array([mapping.get(int(v), 10**6) for v in np.asarray(read).ravel()])
     return int(np.sum(renamed == np.asarray(truth).ravel()))
+
+
+def in_truth_numbers(labels: np.ndarray, motif_names: dict[int, str], truth: dict) -> np.ndarray:
+    """Read labels renumbered by motif name into the truth's numbering (a set may number its motifs otherwise)."""
+    number_of = {name: int(k) for k, name in truth["motifs"].items()}
+    mapping = {k: number_of.get(name, 10**6 + k) for k, name in motif_names.items()}
+    signs = np.sign(labels)
+    return signs * np.array([mapping.get(abs(int(v)), 10**6 + abs(int(v))) for v in np.ravel(labels)]).reshape(
+        np.shape(labels))

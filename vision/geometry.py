@@ -80,3 +80,14 @@ def quad_area(corners: np.ndarray) -> float:
     """Area of a simple polygon by the shoelace formula."""
     x, y = np.asarray(corners, dtype=np.float64).T
     return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
+
+
+def line_through(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The line (a, b, c) through two points, scaled so that a^2 + b^2 = 1 (then a*x + b*y + c is a distance)."""
+    line = np.cross(np.r_[np.asarray(first, dtype=np.float64), 1.0], np.r_[np.asarray(second, dtype=np.float64), 1.0])
+    return line / np.hypot(line[0], line[1])
+
+
+def rescale_points(points: np.ndarray, scale: float) -> np.ndarray:
+    """Points in a copy of an image downscaled by `scale` mapped to the full image (pixel centres at integers)."""
+    return (np.asarray(points, dtype=np.float64) + 0.5) * scale - 0.5

@@ -1,7 +1,9 @@
-"""Find every tile in a photo: a mask of the tiles' face colour, one convex outline per tile, corners from side lines.
+"""Find every tile in a photo: rough outlines from a mask of the face colour, then each side snapped to its edge.
 
-Tiles lying apart become one component each; tiles touching each other (a grid, a solved board) form one
-component that is split along the seams of an R x C grid.
+Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
+equal tiles. Masks at stricter thresholds are tried when the loosest one takes in a pale table too. Each tile's
+four sides are then searched for locally, as the strongest straight edge near the rough side, because tiles in a
+hand-laid board each lie a little off any common grid.
 """
 from __future__ import annotations
 
@@ -11,57 +13,96 @@ import cv2
 import numpy as np
 
 from .errors import WrongTileCount
-from .geometry import apply_homography, north_first, quad_area, quad_from_lines, robust_line
+from .geometry import (apply_homography, line_through, north_first, quad_area, quad_from_lines, rescale_points,
+                       robust_line)
 from .types import Photo, TileQuad
 
 LAB_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)  # shading changes lightness far more than hue
+EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
+CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
+MARGIN = 16  # pixels kept around the rectified tile, room for the side search
+REACH_LONE = 0.02  # how far (of a side) a lone tile's side may lie from its outline in the face mask
+REACH_BLOCK = 0.045  # how far a side of a tile split from a block may lie from the grid's estimate
+FACE_THRESHOLDS = (1.0, 0.6, 0.4)  # of the Otsu threshold on likeness to the face colour, loosest first
 
 
 def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
     """The outline of each tile in the photo, in full-resolution pixels, ordered top to bottom, left to right."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(photo.work, (5, 5), 0), cv2.COLOR_RGB2LAB).astype(np.float32)
-    face = face_colour(lab)
-    likeness = np.linalg.norm((lab - face) * LAB_WEIGHTS, axis=2)
-    mask = face_mask(likeness)
-    quads: list[np.ndarray] = []
-    for hull, count in tile_components(mask, expected):
-        if count == 1:
-            quads.append(fit_quad(hull))
-        else:
-            quads.extend(split_grid(fit_quad(hull), count, likeness))
-    if len(quads) != expected:
-        raise WrongTileCount(len(quads), expected)
-    tiles = [TileQuad(north_first(q * photo.scale)) for q in quads]
-    return reading_order(tiles)
+    smooth = cv2.GaussianBlur(photo.work, (5, 5), 0)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_RGB2LAB).astype(np.float32)
+    likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
+    edges_image = lab * EDGE_WEIGHTS
+    readings, chosen = [], None
+    for mask in face_masks(likeness):
+        components = tile_components(mask, expected)
+        rough = rough_quads(components, edges_image)
+        readings.append(len(rough))
+        if len(rough) == expected and plausible([q for q, _ in rough]):
+            if all(count == 1 for _, count in components):
+                chosen = rough
+                break
+            # Splitting a block is less sure than finding lone tiles: a stricter face mask may part them.
+            chosen = chosen or rough
+    if chosen is None:
+        # Report the count of the first (face colour) reading: it is the one a person can check on the photo.
+        raise WrongTileCount(readings[0], expected)
+    quads = [refine_quad(q, edges_image, REACH_LONE if lone else REACH_BLOCK) for q, lone in chosen]
+    return reading_order([TileQuad(north_first(rescale_points(q, photo.scale))) for q in quads])
+
+
+def main_colours(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The six main colours (Lab) of the photo's middle and the share of pixels each holds."""
+    height, width = lab.shape[:2]
+    middle = lab[height // 6: 5 * height // 6, width // 6: 5 * width // 6].reshape(-1, 3)
+    middle = np.ascontiguousarray(middle[:: max(1, len(middle) // 20000)])  # 20k samples settle six colours
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(7)
+    _, labels, centers = cv2.kmeans(middle, 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    return centers, np.bincount(labels.ravel(), minlength=6) / len(labels)
 
 
 def face_colour(lab: np.ndarray) -> np.ndarray:
     """The tiles' face colour (Lab): the lightest, least coloured of the main colours in the photo's middle."""
-    height, width = lab.shape[:2]
-    middle = lab[height // 6: 5 * height // 6, width // 6: 5 * width // 6].reshape(-1, 3)[::5]
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
-    cv2.setRNGSeed(7)
-    _, labels, centers = cv2.kmeans(middle, 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    share = np.bincount(labels.ravel(), minlength=6) / len(labels)
+    centers, share = main_colours(lab)
     chroma = np.hypot(centers[:, 1] - 128, centers[:, 2] - 128)
     score = centers[:, 0] - 2.0 * chroma
     score[share < 0.08] = -np.inf
     return centers[int(np.argmax(score))]
 
 
-def face_mask(likeness: np.ndarray) -> np.ndarray:
-    """Pixels of the face colour, as uint8 0/255, with small specks removed."""
+def face_masks(likeness: np.ndarray):
+    """Masks of the face colour (uint8 0/255, specks removed), from the loosest likely one to stricter ones.
+
+    The loosest threshold splits the photo's likeness to the face colour in two (Otsu); a pale table falls under
+    it too, and then only a stricter one tells the table from the faces.
+    """
     level, _ = cv2.threshold(np.clip(likeness * 4, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     threshold = min(max(level / 4, 8.0), 30.0)
-    mask = (likeness < threshold).astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    for factor in FACE_THRESHOLDS:
+        mask = (likeness < max(threshold * factor, 4.0)).astype(np.uint8) * 255
+        yield cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """Rough tile outlines (work pixels) of components, each marked whether it was a lone tile (not split from a
+    block): one per lone tile, a grid of them per block."""
+    quads: list[tuple[np.ndarray, bool]] = []
+    for hull, count in components:
+        if count == 1:
+            quads.append((fit_quad(hull), True))
+        else:
+            quads.extend((q, False) for q in split_grid(fit_quad(hull), count, image))
+    return quads
 
 
 def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, int]]:
-    """Convex outlines of the face-coloured regions big enough to be tiles, each with how many tiles it holds."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hulls = [cv2.convexHull(c).reshape(-1, 2).astype(np.float64) for c in contours if len(c) >= 5]
-    hulls = [h for h in hulls if len(h) >= 4]
+    """Convex outlines of the regions big enough to be tiles, each with how many tiles it holds.
+
+    Regions touching the photo's border are the table or things on it, not tiles (a tile cut off by the frame
+    cannot be read anyway). Regions whose outlines nearly touch are one block: the seams of touching tiles
+    break the mask only in places.
+    """
+    hulls = [h for h in cluster_hulls(outline_hulls(mask), mask.shape) if not touches_border(h, mask.shape)]
     if not hulls:
         return []
     areas = np.array([quad_area(h) for h in hulls])
@@ -80,6 +121,54 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
             continue
         components.append((hull, count))
     return components
+
+
+def outline_hulls(mask: np.ndarray) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hulls = [cv2.convexHull(c).reshape(-1, 2) for c in contours if len(c) >= 3 and cv2.contourArea(c) >= 16]
+    return [h for h in hulls if len(h) >= 3]
+
+
+def cluster_hulls(hulls: list[np.ndarray], shape: tuple[int, ...], reach: int = 3) -> list[np.ndarray]:
+    """Hulls that overlap or lie within `reach` pixels of each other, merged into the hull of their union when
+    they fill it (pieces of one block do; neighbouring lone tiles joined by a speck do not)."""
+    if not hulls:
+        return []
+    areas = np.array([quad_area(h) for h in hulls])
+    hulls = [h for h, area in zip(hulls, areas) if area >= 0.02 * areas.max()]  # specks bridge nothing
+    canvas = np.zeros(shape[:2], np.uint8)
+    for hull in hulls:
+        cv2.fillConvexPoly(canvas, hull.astype(np.int32), 255)
+    canvas = cv2.dilate(canvas, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    _, labels = cv2.connectedComponents(canvas, connectivity=8)
+    groups: dict[int, list[np.ndarray]] = {}
+    for hull in hulls:
+        x, y = hull[0].astype(int)
+        groups.setdefault(int(labels[y, x]), []).append(hull)
+    merged = []
+    for group in groups.values():
+        union = cv2.convexHull(np.concatenate(group).astype(np.int32)).reshape(-1, 2).astype(np.float64)
+        filled = sum(quad_area(h) for h in group) >= 0.8 * quad_area(union)
+        merged.extend([union] if len(group) == 1 or filled else [h.astype(np.float64) for h in group])
+    return [m for m in merged if len(m) >= 4]
+
+
+def touches_border(hull: np.ndarray, shape: tuple[int, ...], margin: float = 2.0) -> bool:
+    height, width = shape[:2]
+    return bool(hull.min() < margin or hull[:, 0].max() > width - 1 - margin or hull[:, 1].max() > height - 1 - margin)
+
+
+def plausible(quads: list[np.ndarray]) -> bool:
+    """Whether rough quads can be tiles of one set: similar sizes, roughly square, none overlapping another."""
+    sides = np.array([np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads])
+    mean = sides.mean(axis=1)
+    if mean.max() > 1.8 * mean.min():  # perspective makes near tiles bigger, never by this much
+        return False
+    if np.any(sides.max(axis=1) > 1.8 * sides.min(axis=1)):
+        return False
+    centres = np.array([q.mean(axis=0) for q in quads])
+    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(quads)) * 1e9
+    return bool(distance.min() > 0.6 * mean.min())
 
 
 def fit_quad(hull: np.ndarray) -> np.ndarray:
@@ -145,54 +234,140 @@ def grid_shape(count: int, quad: np.ndarray) -> tuple[int, int]:
     return min(shapes, key=lambda rc: abs(math.log((width / rc[1]) / (height / rc[0]))))
 
 
-def split_grid(block: np.ndarray, count: int, likeness: np.ndarray, cell: int = 96) -> list[np.ndarray]:
-    """Split a block of touching tiles into its cells along the seams, each seam found where it really runs.
+def rectified(image: np.ndarray, quad: np.ndarray, width: int, height: int, margin: int) -> tuple[np.ndarray, np.ndarray]:
+    """The quad's neighbourhood warped so the quad fills [margin, margin + width] x [margin, margin + height];
+    also the homography taking those pixels back to the image."""
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32) + margin
+    to_canvas = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    size = (width + 2 * margin, height + 2 * margin)
+    canvas = cv2.warpPerspective(image, to_canvas, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return canvas, np.linalg.inv(to_canvas)
 
-    The block is rectified to an R x C grid of `cell`-pixel squares; each inner seam line is searched for as the
-    line (free at both ends, within a tenth of a tile) along which the face colour is least present.
+
+def edge_strength(canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How strongly each pixel changes across x and across y, summed over the colour channels."""
+    across_x = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 1, 0, ksize=3))
+    across_y = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 0, 1, ksize=3))
+    if across_x.ndim == 3:
+        across_x, across_y = across_x.sum(axis=2), across_y.sum(axis=2)
+    return across_x, across_y
+
+
+def split_grid(block: np.ndarray, count: int, image: np.ndarray, cell: int = 96) -> list[np.ndarray]:
+    """Rough outlines of the tiles of a block of touching (or nearly touching) tiles, as an R x C grid.
+
+    The block is rectified so each tile is about `cell` pixels square; the tile size and the place of each
+    inner row and column are those whose edges are strongest in the block's edge profiles. Gaps between tiles
+    are allowed: tiles are all one size, the gaps need not be.
     """
     rows, cols = grid_shape(count, block)
-    width, height = cols * cell, rows * cell
-    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
-    to_grid = cv2.getPerspectiveTransform(block.astype(np.float32), target)
-    seamness = cv2.warpPerspective(likeness, to_grid, (width, height), flags=cv2.INTER_LINEAR)
-    xs = [(0.0, 0.0)] + [best_seam(seamness, c * cell, cell, axis=1) for c in range(1, cols)] + [(width, width)]
-    ys = [(0.0, 0.0)] + [best_seam(seamness, r * cell, cell, axis=0) for r in range(1, rows)] + [(height, height)]
-    from_grid = np.linalg.inv(to_grid)
+    canvas, from_canvas = rectified(image, block, cols * cell, rows * cell, 0)
+    across_x, across_y = edge_strength(canvas)
+    starts_x, side_x = place_cells(across_x.mean(axis=0), cols, cell)
+    starts_y, side_y = place_cells(across_y.mean(axis=1), rows, cell)
     quads = []
-    for r in range(rows):
-        for c in range(cols):
-            lines = [grid_line(ys[r], width, horizontal=True), grid_line(xs[c + 1], height, horizontal=False),
-                     grid_line(ys[r + 1], width, horizontal=True), grid_line(xs[c], height, horizontal=False)]
-            corners = quad_from_lines(lines)
-            quads.append(apply_homography(from_grid, corners))
+    for top in starts_y:
+        for left in starts_x:
+            corners = np.array([[left, top], [left + side_x, top], [left + side_x, top + side_y],
+                                [left, top + side_y]])
+            quads.append(apply_homography(from_canvas, corners))
     return quads
 
 
-def best_seam(seamness: np.ndarray, position: int, cell: int, axis: int) -> tuple[float, float]:
-    """Offsets (at the start and the end) of the seam line near `position` that crosses the least face colour."""
-    image = seamness if axis == 1 else seamness.T
-    span = image.shape[0]
-    reach = max(2, cell // 10)
-    samples = np.linspace(0, span - 1, 64)
-    best, best_score = (float(position), float(position)), -np.inf
-    for start in range(position - reach, position + reach + 1):
-        for end in range(position - reach, position + reach + 1):
-            x = np.clip(np.rint(start + (end - start) * samples / (span - 1)).astype(int), 0, image.shape[1] - 1)
-            score = float(np.mean(image[samples.astype(int), x]))
-            if score > best_score:
-                best, best_score = (float(start), float(end)), score
+def place_cells(profile: np.ndarray, count: int, cell: int) -> tuple[list[float], float]:
+    """Where `count` equal cells start along a block `count * cell` long, and their size, from an edge profile.
+
+    The first cell starts at 0 and the last ends at the block's end; between them each cell sits where its two
+    edges are strongest.
+    """
+    span = count * cell
+    if count == 1:
+        return [0.0], float(cell)
+    positions = np.arange(len(profile), dtype=np.float64)
+
+    def strength(x: np.ndarray) -> np.ndarray:
+        return np.interp(x, positions, profile)
+
+    best, best_score = ([float(c * cell) for c in range(count)], float(cell)), -np.inf
+    for side in np.arange(0.8 * cell, cell + 0.25, 0.5):
+        starts = [0.0]
+        score = 0.0
+        for c in range(1, count - 1):
+            options = np.arange(c * side, span - (count - c) * side + 0.25, 0.5)
+            value = strength(options) + strength(options + side)
+            pick = int(np.argmax(value))
+            starts.append(float(options[pick]))
+            score += float(value[pick])
+        if count > 1:
+            starts.append(span - side)
+            score += float(strength(np.array([side, span - side])).sum())
+        if score > best_score:
+            best, best_score = (starts, float(side)), score
     return best
 
 
-def grid_line(ends: tuple[float, float], span: float, horizontal: bool) -> np.ndarray:
-    """The line (a, b, c) through a seam given by its offsets at both ends of the block."""
-    if horizontal:
-        p, q = np.array([0.0, ends[0], 1.0]), np.array([span, ends[1], 1.0])
-    else:
-        p, q = np.array([ends[0], 0.0, 1.0]), np.array([ends[1], span, 1.0])
-    line = np.cross(p, q)
-    return line / np.hypot(line[0], line[1])
+def refine_quad(quad: np.ndarray, image: np.ndarray, reach: float) -> np.ndarray:
+    """The quad with each side moved to the tile's own edge near it: the strongest straight edge within reach.
+
+    The tile is rectified (CELL pixels a side); each side is searched as a line free at both ends within `reach`
+    (of a side) of where it was thought to be.
+    """
+    corners = order_screen_clockwise(quad)
+    canvas, from_canvas = rectified(image, corners, CELL, CELL, MARGIN)
+    across_x, across_y = edge_strength(canvas)
+    lines = []
+    for side, (strength, base, outward) in enumerate([(across_y, MARGIN, -1), (across_x, MARGIN + CELL, 1),
+                                                      (across_y, MARGIN + CELL, 1), (across_x, MARGIN, -1)]):
+        start, end = side_offsets(strength if side % 2 else strength.T, base, outward, reach)
+        # Side 0 runs along x at y = base, side 1 along y at x = base, and so on: points back in canvas (x, y).
+        ends = [(MARGIN, base + outward * start), (MARGIN + CELL, base + outward * end)]
+        if side % 2:
+            ends = [(y, x) for x, y in ends]
+        lines.append(line_through(*apply_homography(from_canvas, np.array(ends, dtype=np.float64))))
+    try:
+        refined = quad_from_lines(lines)  # corner i is where side i-1 meets side i: W/N, N/E, E/S, S/W
+    except ValueError:
+        return corners
+    side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    # Each side moved at most `reach`, so a corner that moved far means nearly parallel neighbouring sides.
+    return refined if np.max(np.linalg.norm(refined - corners, axis=1)) < 3 * reach * side else corners
+
+
+def side_offsets(strength: np.ndarray, base: int, outward: int, reach: float) -> tuple[float, float]:
+    """Outward offsets, at the side's start and end, of the tile's own edge near the line `base` of `strength`.
+
+    `strength` is indexed [along the side, across it]. Every line from offset a at the start to offset b at the
+    end within reach is scored by its edge strength along it (the rounded corners left out); the strongest is the
+    face's edge.
+    """
+    reach = max(1, int(round(reach * CELL)))
+    offsets = np.arange(-reach, reach + 1)
+    t = np.linspace(0.1, 0.9, 48)
+    along = np.rint(MARGIN + t * CELL).astype(int)
+    a, b = np.meshgrid(offsets, offsets, indexing="ij")
+    across = base + outward * (a[..., None] + (b - a)[..., None] * t)  # (a, b, samples)
+    across = np.clip(np.rint(across).astype(int), 0, strength.shape[1] - 1)
+    # A tile's edge runs its whole length; a motif's straight stretch only part of it: score by the weaker half.
+    values = np.sort(strength[along, across], axis=2)
+    score = values[..., : values.shape[2] // 2].mean(axis=2)
+    # Lines far from the rough side, or turned from it, are trusted a little less, so a printed frame, a motif's
+    # straight stretch or a neighbour's edge does not win by a hair.
+    score = score * (1 - 0.25 * ((a + b) / (2 * reach)) ** 2 - 0.5 * ((b - a) / (2 * reach)) ** 2)
+    # Profile over the line's mean offset (half-pixel steps), each taking its best slope, for a sub-pixel peak.
+    middle = (a + b + 2 * reach).ravel()
+    profile = np.full(4 * reach + 1, -np.inf)
+    np.maximum.at(profile, middle, score.ravel())
+    pick = int(np.argmax(profile))
+    flat = np.flatnonzero(middle == pick)
+    k = flat[int(np.argmax(score.ravel()[flat]))]
+    start, end = float(a.ravel()[k]), float(b.ravel()[k])
+    if 0 < pick < len(profile) - 1:  # sub-pixel: a parabola through the peak and its neighbours
+        left, centre, right = profile[pick - 1], profile[pick], profile[pick + 1]
+        curve = left - 2 * centre + right
+        if curve < 0:
+            shift = 0.5 * (left - right) / curve * 0.5
+            start, end = start + shift, end + shift
+    return start, end
 
 
 def reading_order(tiles: list[TileQuad]) -> list[TileQuad]:

@@ -71,19 +71,35 @@ def group_by_colour(colours: np.ndarray, motifs: int) -> np.ndarray:
 
 
 def split_in_two(shapes: np.ndarray) -> np.ndarray:
-    """Two-means of shape descriptors, started from the two most different halves: True for the second half."""
-    if len(shapes) < 2:
-        return np.zeros(len(shapes), bool)
-    squared = np.sum((shapes[:, None] - shapes[None]) ** 2, axis=2)
-    first, second = np.unravel_index(np.argmax(squared), squared.shape)
-    centres = shapes[[first, second]]
-    side = np.zeros(len(shapes), bool)
+    """Two-means of shape descriptors, the best of starts from every pair of halves: True for the second part.
+
+    Every pair is tried because a motif may have one head and several tails: a single start from the two most
+    different halves can split the tails among themselves instead.
+    """
+    count = len(shapes)
+    if count < 2:
+        return np.zeros(count, bool)
+    best, best_inertia = np.zeros(count, bool), np.inf
+    for first in range(count):
+        for second in range(first + 1, count):
+            side = two_means(shapes, shapes[[first, second]])
+            if side.all() or not side.any():
+                continue
+            inertia = sum(float(np.sum((shapes[part] - shapes[part].mean(0)) ** 2)) for part in (side, ~side))
+            if inertia < best_inertia - 1e-9:
+                best, best_inertia = side, inertia
+    return best if best[0] else ~best  # the part holding the first half is "first": a stable numbering
+
+
+def two_means(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Lloyd's iterations from two given centres: True for points nearer the second centre."""
+    side = np.zeros(len(points), bool)
     for _ in range(20):
-        new_side = np.sum((shapes - centres[1]) ** 2, 1) < np.sum((shapes - centres[0]) ** 2, 1)
+        new_side = np.sum((points - centres[1]) ** 2, 1) < np.sum((points - centres[0]) ** 2, 1)
         if new_side.all() or not new_side.any() or np.array_equal(new_side, side):
-            break
+            return new_side
         side = new_side
-        centres = np.stack([shapes[~side].mean(0), shapes[side].mean(0)])
+        centres = np.stack([points[~side].mean(0), points[side].mean(0)])
     return side
 
 
@@ -99,23 +115,29 @@ def labelling(colours: np.ndarray, shapes: np.ndarray, motifs: int) -> np.ndarra
 
 
 def type_posterior(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Probability of every label for every half, from its distance to each label's mean (its own left out)."""
+    """Probability of every label for every half, from its distance to each label's mean (its own left out).
+
+    A half alone in its type has no other member to be near: its distance to its own type is taken as the
+    typical distance of a half to its own type's other members.
+    """
     candidates = np.array(sorted(set(int(v) for v in labels)))
-    distances = np.full((len(features), len(candidates)), np.inf)
+    columns = np.searchsorted(candidates, labels)
+    distances = np.zeros((len(features), len(candidates)))
+    alone = np.zeros(len(features), bool)
     for column, label in enumerate(candidates):
         members = labels == label
         total, count = features[members].sum(axis=0), int(members.sum())
-        mean = total / count
-        distances[:, column] = np.linalg.norm(features - mean, axis=1)
+        distances[:, column] = np.linalg.norm(features - total / count, axis=1)
+        own = np.flatnonzero(members)
         if count > 1:  # a half must not vote for its own type: its type's mean without it
-            own = np.flatnonzero(members)
-            without = (total[None] - features[own]) / (count - 1)
-            distances[own, column] = np.linalg.norm(features[own] - without, axis=1)
+            distances[own, column] = np.linalg.norm(features[own] - (total[None] - features[own]) / (count - 1),
+                                                    axis=1)
         else:
-            distances[members, column] = np.median(distances[~members, column]) if (~members).any() else 0.0
-    own_distance = distances[np.arange(len(features)), np.searchsorted(candidates, labels)]
-    width = float(np.median(own_distance)) or 1.0
-    return posterior_from(distances, width), candidates
+            alone[own] = True
+    rows = np.arange(len(features))
+    typical = float(np.median(distances[rows[~alone], columns[~alone]])) if (~alone).any() else 1.0
+    distances[rows[alone], columns[alone]] = typical
+    return posterior_from(distances, typical or 1.0), candidates
 
 
 def combined_features(colours: np.ndarray, shapes: np.ndarray) -> np.ndarray:
