@@ -7,6 +7,7 @@ hand-laid board each lie a little off any common grid.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import cv2
@@ -23,31 +24,65 @@ CELL = 128  # pixels per tile side when a tile is rectified to search for its si
 MARGIN = 16  # pixels kept around the rectified tile, room for the side search
 REACH_LONE = 0.02  # how far (of a side) a lone tile's side may lie from its outline in the face mask
 REACH_BLOCK = 0.045  # how far a side of a tile split from a block may lie from the grid's estimate
-FACE_THRESHOLDS = (1.0, 0.6, 0.4)  # of the Otsu threshold on likeness to the face colour, loosest first
+EDGE_INSET = 0.025  # how far inside its outline a face region walled in by edges ends (a printed frame, blur)
+FACE_THRESHOLDS = (1.0, 0.6, 0.4)
+# Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
+# reading of a generated medium photo scores 4-40, a wrong reading's under 1.5.
+CONVINCING = 8.0  # of the Otsu threshold on likeness to the face colour, loosest first
 
 
 def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
-    """The outline of each tile in the photo, in full-resolution pixels, ordered top to bottom, left to right."""
+    """The outline of each tile in the photo, in full-resolution pixels, ordered top to bottom, left to right.
+
+    Several readings of the photo are made (face-colour masks at three strictnesses, regions walled in by edges);
+    of those that give the expected number of plausible tiles, the one whose tiles' sides lie best on real edges
+    wins: a tile's side is a straight edge along its whole length, a wrong outline is not.
+    """
     smooth = cv2.GaussianBlur(photo.work, (5, 5), 0)
     lab = cv2.cvtColor(smooth, cv2.COLOR_RGB2LAB).astype(np.float32)
     likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
     edges_image = lab * EDGE_WEIGHTS
-    readings, chosen = [], None
-    for mask in face_masks(likeness):
+    raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
+    counts, best, best_support = [], None, -np.inf
+    refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
+    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness))
+    for number, mask in enumerate(readings):
+        if number == len(FACE_THRESHOLDS) and best_support >= CONVINCING:
+            break  # the face colour found tiles with clear outlines: no need to look for walled-in regions
         components = tile_components(mask, expected)
         rough = rough_quads(components, edges_image)
-        readings.append(len(rough))
-        if len(rough) == expected and plausible([q for q, _ in rough]):
-            if all(count == 1 for _, count in components):
-                chosen = rough
-                break
-            # Splitting a block is less sure than finding lone tiles: a stricter face mask may part them.
-            chosen = chosen or rough
-    if chosen is None:
+        counts.append(len(rough))
+        if len(rough) != expected or not plausible([q for q, _ in rough]):
+            continue
+        for quad, lone in rough:
+            key = (lone, *np.rint(quad / 2).astype(int).ravel())
+            if key not in refined:
+                tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
+                refined[key] = (tile, edge_support(tile, edges_image))
+        tiles = [refined[(lone, *np.rint(quad / 2).astype(int).ravel())] for quad, lone in rough]
+        quads = [tile for tile, _ in tiles]
+        support = min(value for _, value in tiles)
+        if support > best_support:
+            best, best_support = quads, support
+    if best is None:
         # Report the count of the first (face colour) reading: it is the one a person can check on the photo.
-        raise WrongTileCount(readings[0], expected)
-    quads = [refine_quad(q, edges_image, REACH_LONE if lone else REACH_BLOCK) for q, lone in chosen]
-    return reading_order([TileQuad(north_first(rescale_points(q, photo.scale))) for q in quads])
+        raise WrongTileCount(counts[0], expected)
+    return reading_order([TileQuad(north_first(rescale_points(q, photo.scale))) for q in best])
+
+
+def edge_support(quad: np.ndarray, image: np.ndarray) -> float:
+    """How well a quad's sides lie on edges: the weakest side's edge strength along its weaker half, relative to
+    the strength just inside the tile (so a faint photo's tiles count as much as a crisp one's)."""
+    corners = order_screen_clockwise(quad)
+    canvas, _ = rectified(image, corners, CELL, CELL, MARGIN)
+    across_x, across_y = edge_strength(canvas)
+    along = np.rint(MARGIN + np.linspace(0.1, 0.9, 48) * CELL).astype(int)
+    near, far = MARGIN, MARGIN + CELL
+    sides = [across_y[near - 2:near + 3, along].max(axis=0), across_x[along, far - 2:far + 3].max(axis=1),
+             across_y[far - 2:far + 3, along].max(axis=0), across_x[along, near - 2:near + 3].max(axis=1)]
+    weaker_halves = [np.sort(side)[: len(side) // 2].mean() for side in sides]
+    inside = np.median(across_x[MARGIN + 8:MARGIN + CELL - 8, MARGIN + 8:MARGIN + CELL - 8]) + 1.0
+    return float(min(weaker_halves) / inside)
 
 
 def main_colours(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -81,6 +116,38 @@ def face_masks(likeness: np.ndarray):
     for factor in FACE_THRESHOLDS:
         mask = (likeness < max(threshold * factor, 4.0)).astype(np.uint8) * 255
         yield cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def enclosed_masks(lightness: np.ndarray):
+    """Masks of the regions that edges enclose and that look like a tile's face: bright, square, solid enough.
+
+    Used when no face-colour mask gives the tiles (a pale table, a face colour shared with the table): a tile's
+    face is walled in by its own outline (and a printed frame) whatever the colours are. The regions stop short
+    of the outline, so each is grown by EDGE_INSET of its side before the sides are snapped to their edges.
+    """
+    smooth = cv2.GaussianBlur(lightness.astype(np.uint8), (5, 5), 0)
+    # Thin walls first; then thicker ones, which close the gaps a faint outline leaves.
+    for low, high, wall in ((20, 50, 3), (20, 50, 5)):
+        walls = cv2.dilate(cv2.Canny(smooth, low, high), np.ones((wall, wall), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats((walls == 0).astype(np.uint8), connectivity=4)
+        height, width = lightness.shape
+        mask = np.zeros((height, width), np.uint8)
+        for i in range(1, count):
+            x, y, w, h, area = stats[i]
+            if area < 0.002 * height * width or area > 0.2 * height * width:
+                continue
+            if x == 0 or y == 0 or x + w >= width or y + h >= height:
+                continue
+            points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == i))[:, ::-1] + (x, y)
+            hull = cv2.convexHull(points.astype(np.int32))
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
+            # A face: its hull nearly fills its bounding rectangle, nearly square, and the motifs leave most of it.
+            if cv2.contourArea(hull) < 0.85 * rw * rh or max(rw, rh) > 1.3 * min(rw, rh) or area < 0.45 * rw * rh:
+                continue
+            grow = EDGE_INSET * (rw + rh) / 2
+            box = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
+            cv2.fillConvexPoly(mask, np.rint(box).astype(np.int32), 255)
+        yield mask
 
 
 def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
