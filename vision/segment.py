@@ -141,8 +141,9 @@ def enclosed_masks(lightness: np.ndarray):
             points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == i))[:, ::-1] + (x, y)
             hull = cv2.convexHull(points.astype(np.int32))
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
-            # A face: its hull nearly fills its bounding rectangle, nearly square, and the motifs leave most of it.
-            if cv2.contourArea(hull) < 0.85 * rw * rh or max(rw, rh) > 1.3 * min(rw, rh) or area < 0.45 * rw * rh:
+            # A face: its hull mostly fills its bounding rectangle (a tilted camera makes it a trapezoid), not too
+            # long, and the motifs leave much of it.
+            if cv2.contourArea(hull) < 0.75 * rw * rh or max(rw, rh) > 1.7 * min(rw, rh) or area < 0.4 * rw * rh:
                 continue
             grow = EDGE_INSET * (rw + rh) / 2
             box = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
