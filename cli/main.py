@@ -52,7 +52,7 @@ def read(
     photo: str = typer.Argument(..., help="Photo of the tiles (JPEG, PNG, WebP, TIFF; HEIC with pillow-heif)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the solved board, made of the photo's tiles, here (.png or .jpg)."),
     annotate: Optional[str] = typer.Option(None, "--annotate", "-a", help="Write the photo annotated with what was read and where each tile goes."),
-    templates: Optional[str] = typer.Option(None, "--templates", "-t", help="Template set: a bundled name or a folder from `photosolve learn` (default: the best fit)."),
+    templates: Optional[str] = typer.Option(None, "--templates", "-t", help="Template set: a bundled name, a folder from `photosolve learn`, or 'none' to read the puzzle from the photo alone (default: the bundled set that fits, else none)."),
     rows: Optional[int] = typer.Option(None, "--rows", "-r", help="Board rows (default 3)."),
     cols: Optional[int] = typer.Option(None, "--cols", "-c", help="Board columns (default: same as rows)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document on stdout."),
