@@ -57,11 +57,14 @@ def read(
     cols: Optional[int] = typer.Option(None, "--cols", "-c", help="Board columns (default: same as rows)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document on stdout."),
     debug_dir: Optional[str] = typer.Option(None, "--debug-dir", help="Write intermediate pictures here."),
+    save_tiles: Optional[str] = typer.Option(None, "--save-tiles", help="Write what was read as a tile file (with each edge's probability), to edit and give back with --tiles."),
+    tiles: Optional[str] = typer.Option(None, "--tiles", help="Solve this tile file (tile order as in --annotate) instead of reading the edges; still draw from the photo."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
-    from .photo_cmd import photo_command
+    from .photo_cmd import PhotoOptions, photo_command
 
-    _finish(lambda: photo_command(photo, output, annotate, templates, rows, cols, as_json, debug_dir))
+    options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles)
+    _finish(lambda: photo_command(options))
 
 
 @app.command("learn")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -54,20 +55,41 @@ def save_image(rgb: np.ndarray, target: Path) -> None:
     write_atomically(target, lambda path: Image.fromarray(rgb).save(path, format=kind, **options))
 
 
-def photo_command(photo_path: str, output: str | None, annotate_path: str | None, templates: str | None,
-                  rows: int | None, cols: int | None, as_json: bool, debug_dir: str | None) -> ExitCode:
-    rows, cols = board_shape(rows, cols)
-    solved_target = check_output(output, photo_path, "--output")
-    annotate_target = check_output(annotate_path, photo_path, "--annotate")
+@dataclass(frozen=True)
+class PhotoOptions:
+    """What `photosolve PHOTO` was asked to do."""
+
+    photo: str
+    output: str | None = None
+    annotate: str | None = None
+    templates: str | None = None
+    rows: int | None = None
+    cols: int | None = None
+    as_json: bool = False
+    debug_dir: str | None = None
+    save_tiles: str | None = None  # write the reading as a tile file here
+    tiles: str | None = None  # solve this (edited) tile file instead of reading the edges
+
+
+def photo_command(options: PhotoOptions) -> ExitCode:
+    photo_path = options.photo
+    rows, cols = board_shape(options.rows, options.cols)
+    solved_target = check_output(options.output, photo_path, "--output")
+    annotate_target = check_output(options.annotate, photo_path, "--annotate")
+    tiles_target = check_tile_output(options.save_tiles, photo_path)
     stages = Stages()
-    photo, halves, read = read_photo(photo_path, templates, rows, cols, stages)
+    if options.tiles is not None:
+        photo, halves = find_photo_tiles(photo_path, rows, cols, stages)
+        read = typed_reading(options.tiles, len(halves.quads))
+    else:
+        photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages)
     say(read.how)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
     with stages.stage("solving"):
         result = solve_board(puzzle, rows, cols, photo_path)
         repaired = None
-        if not result.solutions:
+        if not result.solutions and options.tiles is None:
             repaired = repair_reading(reading, rows, cols)
             if repaired.solution is not None:
                 puzzle = puzzle_of(np.array(repaired.edges), names, photo_path)
@@ -85,18 +107,21 @@ def photo_command(photo_path: str, output: str | None, annotate_path: str | None
         labels = [puzzle.labels(tile.edges) for tile in puzzle.tiles]
         save_image(annotate(photo.image, halves.quads, labels, reading.probabilities < DOUBTFUL, places),
                    annotate_target)
-    if debug_dir:
-        write_debug(Path(debug_dir), halves)
-    if as_json:
+    if tiles_target is not None:
+        save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
+                       tiles_target)
+    if options.debug_dir:
+        write_debug(Path(options.debug_dir), halves)
+    if options.as_json:
         document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
         document["repairs"] = [change_document(c) for c in (repaired.changes if repaired else ())]
         print(json.dumps(document, indent=1))
     else:
         print_photo_result(puzzle, result, reading)
-    if solved_target is not None and first is not None:
-        say(f"solved picture written to {solved_target}")
-    if annotate_target is not None:
-        say(f"annotated photo written to {annotate_target}")
+    for target, what in ((solved_target if first is not None else None, "solved picture"),
+                         (annotate_target, "annotated photo"), (tiles_target, "tiles as read")):
+        if target is not None:
+            say(f"{what} written to {target}")
     if first is None:
         suspects = most_doubtful(reading, puzzle, 4)
         say(f"no solution: the tiles as read cannot be arranged on a {rows}x{cols} board, nor with a few edges "
@@ -105,23 +130,77 @@ def photo_command(photo_path: str, output: str | None, annotate_path: str | None
     return ExitCode.SOLVED
 
 
-def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages):
-    """Load, find the tiles and read their edges; each vision failure becomes its exit code and message."""
-    from ..vision.errors import TemplateError, UnreadableImage, WrongTileCount
+def check_tile_output(path: str | None, photo: str) -> Path | None:
+    """A tile-file path that is not the photo and whose folder exists."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.exists() and Path(photo).exists() and target.resolve() == Path(photo).resolve():
+        raise Fail(f"--save-tiles {path} is the input photo: choose another file name", ExitCode.BAD_INPUT)
+    if not target.parent.exists():
+        raise Fail(f"--save-tiles {path}: folder {target.parent} does not exist", ExitCode.BAD_INPUT)
+    return target
+
+
+def save_tile_file(puzzle: Puzzle, reading, header: str, target: Path) -> None:
+    """The reading as a tile file a person can edit, each edge's probability in a comment."""
+    from ..solver.tilefile import format_tiles
+    from ..vision.templates import write_atomically
+
+    notes = [f"tile {tile.id}: " + " ".join(f"{side} {p:.2f}{'?' if p < DOUBTFUL else ''}"
+                                            for side, p in zip("NESW", reading.probabilities[tile.id - 1]))
+             for tile in puzzle.tiles]
+    text = format_tiles(puzzle, notes=notes, header=header)
+    write_atomically(target, lambda path: Path(path).write_text(text, encoding="utf-8"))
+
+
+def find_photo_tiles(photo_path: str, rows: int, cols: int, stages: Stages):
+    """Load the photo and find its tiles (for solving typed-in edges with the photo's own crops)."""
+    from ..vision.errors import UnreadableImage, WrongTileCount
     from ..vision.load import load_photo
-    from ..vision.pipeline import cut_halves, read_photo_edges
+    from ..vision.pipeline import cut_halves
 
     try:
         with stages.stage("loading the photo"):
             photo = load_photo(photo_path)
         with stages.stage("finding the tiles"):
             halves = cut_halves(photo, rows * cols)
-        with stages.stage("reading the edges"):
-            read = read_photo_edges(halves, templates, rows, cols)
     except UnreadableImage as error:
         raise Fail(str(error), ExitCode.UNREADABLE_IMAGE) from None
     except WrongTileCount as error:
         raise Fail(f"{photo_path}: {error}", ExitCode.WRONG_TILE_COUNT) from None
+    return photo, halves
+
+
+def typed_reading(tiles_path: str, count: int):
+    """A tile file (as written by --save-tiles and edited) taken as the reading: every edge certain."""
+    from ..vision.classify import reading_from
+    from ..vision.pipeline import EdgeReading
+    from ..vision.templates import TemplateSet
+    from .solve_cmd import read_puzzle
+
+    puzzle = read_puzzle(tiles_path, "NESW", None)
+    if len(puzzle.tiles) != count:
+        raise Fail(f"{tiles_path}: {len(puzzle.tiles)} tiles listed, but the photo shows {count}: list the photo's "
+                   f"tiles in the order of the annotated photo", ExitCode.BAD_INPUT)
+    labels = np.array([t.edges for t in puzzle.tiles])
+    candidates = np.array(sorted(set(int(v) for v in labels.ravel())))
+    posterior = (labels[..., None] == candidates).astype(float)
+    templates = TemplateSet(name=f"typed in ({tiles_path})", motif_names=dict(puzzle.motif_names),
+                            labels=labels.ravel(), bands=np.zeros((0, 1, 1, 3), np.float32))
+    return EdgeReading(reading_from(posterior, candidates, templates.name), templates,
+                       f"edges: as typed in {tiles_path}")
+
+
+def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages):
+    """Load, find the tiles and read their edges; each vision failure becomes its exit code and message."""
+    from ..vision.errors import TemplateError
+    from ..vision.pipeline import read_photo_edges
+
+    photo, halves = find_photo_tiles(photo_path, rows, cols, stages)
+    try:
+        with stages.stage("reading the edges"):
+            read = read_photo_edges(halves, templates, rows, cols)
     except TemplateError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
     return photo, halves, read

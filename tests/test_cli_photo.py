@@ -198,3 +198,33 @@ def test_installed_command_on_the_bundled_sample(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "16 arrangements, 8 distinct, 2 up to rotation" in done.stdout
     assert Image.open(tmp_path / "solved.png").size == (1200, 1200)
+
+
+def test_saved_tiles_can_be_edited_and_solved_with_the_photos_own_crops(dogs_photo, tmp_path):
+    photo, _ = dogs_photo
+    saved = tmp_path / "read.tiles"
+    first = run(str(photo), "--save-tiles", str(saved), "--json")
+    assert first.exit_code == 0, first.stderr
+    text = saved.read_text()
+    assert text.count("# tile ") == 9 and "N " in text  # each tile line carries its edges' probabilities
+    again = run(str(photo), "--tiles", str(saved), "--json", "-o", str(tmp_path / "solved.png"))
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["counts"] == json.loads(first.stdout)["counts"]
+    assert (tmp_path / "solved.png").is_file()
+    # A person's correction is taken as given, not repaired: a tile showing a motif no other tile completes on
+    # all four sides fits nowhere (every cell has at least two inner seams).
+    lines = text.splitlines()
+    first_tile = next(i for i, line in enumerate(lines) if not line.startswith("#"))
+    lines[first_tile] = "purple+ purple+ purple+ purple+"
+    saved.write_text("\n".join(lines) + "\n")
+    edited = run(str(photo), "--tiles", str(saved))
+    assert edited.exit_code == 1
+    assert "edges: as typed in" in edited.stderr and "no solution" in edited.stderr
+
+
+def test_a_tile_file_for_another_count_is_refused(dogs_photo, tmp_path):
+    photo, _ = dogs_photo
+    short = tmp_path / "short.tiles"
+    short.write_text("1 2 -1 -2\n")
+    result = run(str(photo), "--tiles", str(short))
+    assert result.exit_code == 2 and "1 tiles listed, but the photo shows 9" in one_line(result)
