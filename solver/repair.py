@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .search import OPPOSITE, STEP, Placement, Solution, _fill_order
 from .tiles import SIDES
@@ -50,6 +50,15 @@ class Repair:
     nodes: int
     seconds: float
     exhaustive: bool  # False when the node limit stopped the search early
+    rival_cost: float = math.inf  # the cheapest consistent reading that differs (searched for with rival=True)
+    rival_edges: tuple[tuple[int, int, int, int], ...] | None = None
+
+    def doubtful(self, margin: float) -> list[tuple[int, int]]:
+        """(tile index, side) of the edges on which the best reading and a rival nearly as likely disagree."""
+        if self.rival_edges is None or self.rival_cost - self.cost >= margin:
+            return []
+        return [(t, s) for t, (mine, theirs) in enumerate(zip(self.edges, self.rival_edges))
+                for s in range(4) if mine[s] != theirs[s]]
 
 
 def best_label(posterior: Posterior) -> int:
@@ -74,8 +83,12 @@ def seam_cost(first: Posterior, second: Posterior) -> tuple[float, int]:
 
 
 def repair(posteriors: list[list[Posterior]], rows: int, cols: int, budget: float = DEFAULT_BUDGET,
-           node_limit: int = NODE_LIMIT) -> Repair:
-    """The arrangement whose seams agree at the least cost, with the reading it implies."""
+           node_limit: int = NODE_LIMIT, rival: bool = False) -> Repair:
+    """The arrangement whose seams agree at the least cost, with the reading it implies.
+
+    With `rival`, the search goes on for the cheapest consistent reading that differs from the best one (not just
+    another arrangement of the same reading): how close it comes is how sure the best reading is.
+    """
     started = time.perf_counter()
     count = len(posteriors)
     halves = [half for tile in posteriors for half in tile]  # half h = tile * 4 + side as read
@@ -93,8 +106,24 @@ def repair(posteriors: list[list[Posterior]], rows: int, cols: int, budget: floa
 
     used = [False] * count
     placed = [(0, 0)] * count  # per step: (tile index, turns)
-    best: list = [budget, None]
+    keep = 2 if rival else 1
+    leaves: list[tuple[float, tuple, list]] = []  # (cost, reading, assignment): distinct readings, cheapest first
+    best = [budget]  # a branch is pruned once it costs this much: the dearest reading kept, when all are found
     nodes = 0
+
+    def record(cost: float) -> None:
+        reading = _implied_edges(posteriors, placed, needs, pair)
+        for i, (other_cost, other_reading, _) in enumerate(leaves):
+            if other_reading == reading:
+                if cost < other_cost:
+                    leaves[i] = (cost, reading, placed[:])
+                break
+        else:
+            leaves.append((cost, reading, placed[:]))
+        leaves.sort(key=lambda leaf: leaf[0])
+        del leaves[keep:]
+        if len(leaves) == keep:
+            best[0] = leaves[-1][0]
 
     def half_at(tile: int, turns: int, direction: int) -> int:
         return tile * 4 + (direction - turns) % 4
@@ -124,7 +153,7 @@ def repair(posteriors: list[list[Posterior]], rows: int, cols: int, budget: floa
                 return True
             placed[step] = (tile, turns)
             if step == count - 1:
-                best[:] = [cost, placed[:]]
+                record(cost)
                 continue
             used[tile] = True
             stop = place(step + 1, cost)
@@ -134,15 +163,18 @@ def repair(posteriors: list[list[Posterior]], rows: int, cols: int, budget: floa
         return False
 
     stopped = place(0, 0.0)
-    cost, assignment = best
-    if assignment is None:
+    if not leaves:
         read = tuple(tuple(best_label(p) for p in tile) for tile in posteriors)
         return Repair(None, read, (), math.inf, nodes, time.perf_counter() - started, not stopped)
-    return _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started, not stopped)
+    cost, _, assignment = leaves[0]
+    found = _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started, not stopped)
+    if len(leaves) > 1:
+        found = replace(found, rival_cost=leaves[1][0], rival_edges=leaves[1][1])
+    return found
 
 
-def _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started, exhaustive) -> Repair:
-    """The labels an arrangement implies (each seam as its cheapest pair, the frame as read) and the changes."""
+def _implied_edges(posteriors, assignment, needs, pair) -> tuple:
+    """The reading an arrangement implies: each seam as its cheapest pair, every other edge as read."""
     edges = [[best_label(p) for p in tile] for tile in posteriors]
     for step, earlier_list in enumerate(needs):
         tile, turns = assignment[step]
@@ -151,6 +183,12 @@ def _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started
             other_side, side = (OPPOSITE[direction] - other_turns) % 4, (direction - turns) % 4
             _, label = pair[other * 4 + other_side][tile * 4 + side]
             edges[other][other_side], edges[tile][side] = label, -label
+    return tuple(tuple(e) for e in edges)
+
+
+def _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started, exhaustive) -> Repair:
+    """The labels an arrangement implies (each seam as its cheapest pair, the frame as read) and the changes."""
+    edges = _implied_edges(posteriors, assignment, needs, pair)
     changes = []
     for t, tile in enumerate(posteriors):
         for side, posterior in enumerate(tile):
@@ -165,8 +203,7 @@ def _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started
         grid[r][c] = Placement(tile + 1, turns)
     solution = Solution(tuple(tuple(row) for row in grid))
     changes.sort(key=lambda change: change.read_probability)
-    return Repair(solution, tuple(tuple(e) for e in edges), tuple(changes), cost, nodes,
-                  time.perf_counter() - started, exhaustive)
+    return Repair(solution, edges, tuple(changes), cost, nodes, time.perf_counter() - started, exhaustive)
 
 
 __all__ = ["EdgeChange", "Repair", "repair", "seam_cost", "SIDES"]

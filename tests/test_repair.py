@@ -114,3 +114,29 @@ def test_seam_cost_is_zero_for_a_read_pair_and_grows_with_doubt():
     cost, label = seam_cost(head, unsure)
     assert label == 1 and cost > 0
     assert seam_cost(head, {1: 0.9, -1: 0.1})[0] > cost
+
+
+def certain(label, labels, p=0.96):
+    rest = (1 - p) / (len(labels) - 1)
+    return {other: (p if other == label else rest) for other in labels}
+
+
+def test_a_rival_reading_nearly_as_likely_marks_its_edges_doubtful():
+    labels = [v for k in range(2, 12) for v in (k, -k)]
+    # Tile 1's east edge is read 2 or 3 (0.55 / 0.45); tile 2 has both a -2 and a -3 to meet it.
+    first = [certain(7, labels), {**certain(2, labels, 0.55), 3: 0.45 - 0.45 / 19}, certain(8, labels),
+             certain(9, labels)]
+    second = [certain(-2, labels), certain(10, labels), certain(-3, labels), certain(11, labels)]
+    fixed = repair([first, second], 1, 2, rival=True)
+    assert fixed.solution is not None and fixed.cost == 0.0 and fixed.edges[0][1] == 2
+    assert fixed.rival_edges is not None and fixed.rival_edges[0][1] == 3
+    assert 0 < fixed.rival_cost < 1.0
+    assert fixed.doubtful(margin=3.0) == [(0, 1)]  # only that edge differs; tile 2 is turned another way
+    assert fixed.doubtful(margin=0.1) == []
+
+
+def test_a_sure_reading_has_no_doubt(load_sample):
+    puzzle = load_sample("dogs")
+    fixed = repair(posteriors_for([t.edges for t in puzzle.tiles], 4, sure=0.98), 3, 3, rival=True)
+    assert fixed.cost == 0.0
+    assert fixed.rival_cost - fixed.cost > 3.0 and fixed.doubtful(margin=3.0) == []
