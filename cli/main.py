@@ -59,11 +59,14 @@ def read(
     debug_dir: Optional[str] = typer.Option(None, "--debug-dir", help="Write intermediate pictures here."),
     save_tiles: Optional[str] = typer.Option(None, "--save-tiles", help="Write what was read as a tile file (with each edge's probability), to edit and give back with --tiles."),
     tiles: Optional[str] = typer.Option(None, "--tiles", help="Solve this tile file (tile order as in --annotate) instead of reading the edges; still draw from the photo."),
+    review: bool = typer.Option(False, "--review", help="Ask about the doubtful edges (the default at a terminal), reading answers from stdin."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Never ask: take the most probable reading even if doubt remains."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
     from .photo_cmd import PhotoOptions, photo_command
 
-    options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles)
+    options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
+                           review, yes)
     _finish(lambda: photo_command(options))
 
 

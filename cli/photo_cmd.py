@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from .exit_codes import ExitCode, Fail, say
 from .progress import Stages
 
 DOUBTFUL = 0.9  # an edge read with less probability than this is shown as doubtful
+# A rival reading whose probability is within e^3 (about 20x) of the best is doubt worth asking about.
+DOUBT_MARGIN = 3.0
 
 
 def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
@@ -69,6 +72,8 @@ class PhotoOptions:
     debug_dir: str | None = None
     save_tiles: str | None = None  # write the reading as a tile file here
     tiles: str | None = None  # solve this (edited) tile file instead of reading the edges
+    review: bool = False  # ask about doubtful edges even without a terminal (answers from stdin)
+    yes: bool = False  # without a terminal, take the best reading instead of exiting 5 on doubt
 
 
 def photo_command(options: PhotoOptions) -> ExitCode:
@@ -86,27 +91,36 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     say(read.how)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
+    fixed = None
+    if options.tiles is None:  # typed-in edges are the person's word: solved as given, never repaired
+        with stages.stage("checking the reading"):
+            fixed = repair_reading(edge_posteriors_of(reading), rows, cols, rival=True)
+        puzzle = report_repair(fixed, puzzle, names, photo_path)
+        doubtful = fixed.doubtful(DOUBT_MARGIN)
+        if doubtful and (options.review or (sys.stdin.isatty() and not options.yes)):
+            answers = review(puzzle, reading, doubtful, fixed, photo, halves, annotate_target or scratch_path(photo_path))
+            if answers:
+                fixed = repair_reading(edge_posteriors_of(reading, answers), rows, cols)
+                puzzle = report_repair(fixed, puzzle_of(reading.labels, names, photo_path), names, photo_path)
+        elif doubtful and not options.yes:
+            if tiles_target is not None:
+                save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how})", tiles_target)
+            listed = "; ".join(f"tile {t + 1} {('north', 'east', 'south', 'west')[s]} "
+                               f"({puzzle.label(fixed.edges[t][s])}, {reading.probabilities[t, s]:.2f})"
+                               for t, s in doubtful)
+            raise Fail(f"{photo_path}: doubtful edges change the solution: {listed}; answer for them with --review "
+                       f"(or at a terminal), correct them with --save-tiles/--tiles, or take the best reading "
+                       f"with --yes", ExitCode.NEEDS_REVIEW)
+        elif doubtful:
+            say(f"taking the best reading (--yes) although {len(doubtful)} doubtful edge(s) could change it")
     with stages.stage("solving"):
         result = solve_board(puzzle, rows, cols, photo_path)
-        repaired = None
-        if not result.solutions and options.tiles is None:
-            repaired = repair_reading(reading, rows, cols)
-            if repaired.solution is not None:
-                puzzle = puzzle_of(np.array(repaired.edges), names, photo_path)
-                result = solve_board(puzzle, rows, cols, photo_path)
-    if repaired is not None and repaired.solution is not None:
-        say(f"the tiles as read have no solution; {len(repaired.changes)} edge(s) read differently make one:")
-        for change in repaired.changes:
-            say(f"  {change.describe(puzzle.label)} — needed for the solution")
     first = result.solutions[0] if result.solutions else None
     if first is not None and solved_target is not None:
         with stages.stage("drawing the solution"):
             save_image(solved_board(photo.image, halves.quads, first), solved_target)
     if annotate_target is not None:
-        places = placement_notes(first, len(halves.quads))
-        labels = [puzzle.labels(tile.edges) for tile in puzzle.tiles]
-        save_image(annotate(photo.image, halves.quads, labels, reading.probabilities < DOUBTFUL, places),
-                   annotate_target)
+        write_annotated(photo, halves, puzzle, reading, first, annotate_target)
     if tiles_target is not None:
         save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
                        tiles_target)
@@ -114,7 +128,7 @@ def photo_command(options: PhotoOptions) -> ExitCode:
         write_debug(Path(options.debug_dir), halves)
     if options.as_json:
         document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
-        document["repairs"] = [change_document(c) for c in (repaired.changes if repaired else ())]
+        document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]
         print(json.dumps(document, indent=1))
     else:
         print_photo_result(puzzle, result, reading)
@@ -128,6 +142,56 @@ def photo_command(options: PhotoOptions) -> ExitCode:
             f"read differently; most doubtful: {suspects}; check the reading with --annotate reading.png")
         return ExitCode.NO_SOLUTION
     return ExitCode.SOLVED
+
+
+def report_repair(fixed, puzzle: Puzzle, names: dict[int, str], photo_path: str) -> Puzzle:
+    """The puzzle as repaired, after saying which edges were read otherwise; as read when nothing was changed."""
+    if fixed.solution is None or not fixed.changes:
+        return puzzle
+    say(f"the tiles as read have no solution; {len(fixed.changes)} edge(s) read differently make one:")
+    for change in fixed.changes:
+        say(f"  {change.describe(puzzle.label)} — needed for the solution")
+    return puzzle_of(np.array(fixed.edges), names, photo_path)
+
+
+def review(puzzle: Puzzle, reading, doubtful, fixed, photo, halves, annotated: Path) -> dict:
+    """Show the reading, write the annotated photo, and ask about the doubtful edges, most doubtful first."""
+    from .review import Question, ask, reading_table
+
+    reading_table(puzzle, reading.probabilities, set(doubtful), DOUBTFUL)
+    write_annotated(photo, halves, puzzle, reading, None, annotated, set(doubtful))
+    say(f"the annotated photo is {annotated}: tile numbers and the label read on each side")
+    questions = []
+    for tile, side in sorted(doubtful, key=lambda ts: reading.probabilities[ts]):
+        other = fixed.rival_edges[tile][side]
+        column = list(reading.candidates).index(other) if other in reading.candidates else None
+        questions.append(Question(tile, side, fixed.edges[tile][side], float(reading.probabilities[tile, side]),
+                                  other, float(reading.posterior[tile, side, column]) if column is not None else 0.0))
+    labels = sorted({int(v) for v in reading.candidates}, key=lambda v: (abs(v), -v))
+    return ask(questions, puzzle, labels, read_answer)
+
+
+def read_answer() -> str | None:
+    line = sys.stdin.readline()
+    return None if line == "" else line
+
+
+def scratch_path(photo_path: str) -> Path:
+    """Where the annotated photo goes for a review when --annotate was not given."""
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"photosolve-{Path(photo_path).stem}-reading.png"
+
+
+def write_annotated(photo, halves, puzzle: Puzzle, reading, solution, target: Path, doubtful=None) -> None:
+    labels = [puzzle.labels(tile.edges) for tile in puzzle.tiles]
+    marked = reading.probabilities < DOUBTFUL
+    if doubtful:
+        marked = np.zeros_like(marked)
+        for tile, side in doubtful:
+            marked[tile, side] = True
+    save_image(annotate(photo.image, halves.quads, labels, marked, placement_notes(solution, len(halves.quads))),
+               target)
 
 
 def check_tile_output(path: str | None, photo: str) -> Path | None:
@@ -218,12 +282,22 @@ def solve_board(puzzle: Puzzle, rows: int, cols: int, photo_path: str):
         raise Fail(f"{photo_path}: {error}", ExitCode.BAD_INPUT) from None
 
 
-def repair_reading(reading, rows: int, cols: int):
+def repair_reading(posteriors, rows: int, cols: int, rival: bool = False):
     """The most probable reading that the tiles can be laid out with (solver/repair.py)."""
     from ..solver.repair import repair
+
+    return repair(posteriors, rows, cols, rival=rival)
+
+
+def edge_posteriors_of(reading, answers: dict | None = None) -> list[list[dict[int, float]]]:
+    """The reading's probabilities for the repair; an edge the person answered for is certain."""
+    from ..solver.repair import FLOOR
     from ..vision.pipeline import edge_posteriors
 
-    return repair(edge_posteriors(reading), rows, cols)
+    posteriors = edge_posteriors(reading)
+    for (tile, side), label in (answers or {}).items():
+        posteriors[tile][side] = {other: FLOOR for other in posteriors[tile][side]} | {label: 1.0}
+    return posteriors
 
 
 def change_document(change) -> dict:
