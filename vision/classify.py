@@ -1,18 +1,26 @@
 """Read every edge half of a photo as a signed motif number, with a probability and the runner-up.
 
 Each half is compared with the template examples of every label (its nearest example per label); the
-distances become probabilities with a softmax whose width comes from the template set itself. Then the whole
-photo is used: the halves read confidently become extra examples, so colours as this camera saw them count.
+distances become log-probabilities with a softmax whose width comes from the template set itself. Then the
+whole photo is used: the halves read confidently become extra examples, so colours as this camera saw them
+count. When the set carries its puzzle's tile list, every photo tile must be a different listed tile in some
+turn: the halves are read together, tile by tile, as the most probable such assignment.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from .templates import TemplateSet
 
 CONFIDENT = 0.9
+# Softmax widths in units of the set's own spread (softmax_width), fitted on generated photos so that the
+# probabilities are calibrated: HALF for one half read alone, TILE for the choice among listed tiles.
+HALF_TEMPERATURE = 2.0
+TILE_TEMPERATURE = 1.0
+FLOOR = 1e-6  # no label is ever quite impossible: a floor keeps one misread half from vetoing a tile
 
 
 @dataclass(frozen=True)
@@ -28,68 +36,146 @@ class Reading:
     templates: str = ""
 
 
-def label_distances(features: np.ndarray, examples: np.ndarray, example_labels: np.ndarray,
-                    candidates: np.ndarray) -> np.ndarray:
-    """For each half (N x F), the distance to the nearest example of each candidate label: N x labels."""
-    squared = (np.sum(features**2, axis=1)[:, None] + np.sum(examples**2, axis=1)[None, :]
-               - 2.0 * features @ examples.T)
-    distances = np.sqrt(np.maximum(squared, 0.0))
-    result = np.full((len(features), len(candidates)), np.inf)
+def squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances between the rows of a (N x F) and of b (M x F): N x M."""
+    # einsum, not BLAS: for a few dozen rows, waking BLAS threads costs more than the arithmetic
+    cross = np.einsum("if,jf->ij", a, b)
+    return np.maximum(np.einsum("if,if->i", a, a)[:, None] + np.einsum("jf,jf->j", b, b)[None, :] - 2.0 * cross,
+                      0.0)
+
+
+def nearest_per_label(squared: np.ndarray, example_labels: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """From squared distances to examples (N x M), the distance to the nearest example of each label: N x L."""
+    result = np.full((len(squared), len(candidates)), np.inf)
     for column, label in enumerate(candidates):
         mine = example_labels == label
         if mine.any():
-            result[:, column] = distances[:, mine].min(axis=1)
+            result[:, column] = np.sqrt(squared[:, mine].min(axis=1))
     return result
+
+
+def label_distances(features: np.ndarray, examples: np.ndarray, example_labels: np.ndarray,
+                    candidates: np.ndarray) -> np.ndarray:
+    """For each half (N x F), the distance to the nearest example of each candidate label: N x labels."""
+    return nearest_per_label(squared_distances(features, examples), example_labels, candidates)
 
 
 def softmax_width(examples: np.ndarray, labels: np.ndarray) -> float:
     """A distance scale from the set itself: the typical distance from an example to its nearest same-label one."""
-    squared = np.sum((examples[:, None] - examples[None]) ** 2, axis=2)
+    squared = squared_distances(examples, examples)
     np.fill_diagonal(squared, np.inf)
     same = np.where(labels[:, None] == labels[None], squared, np.inf).min(axis=1)
     finite = same[np.isfinite(same)]
     return float(np.sqrt(np.median(finite))) if len(finite) else 1.0
 
 
-def posterior_from(distances: np.ndarray, width: float) -> np.ndarray:
-    """Probabilities over labels from distances: a softmax on -(d / width)^2 / 2, computed stably."""
+def log_posterior_from(distances: np.ndarray, width: float) -> np.ndarray:
+    """Log-probabilities over labels from distances: a log-softmax of -(d / width)^2 / 2."""
     logits = -0.5 * (distances / max(width, 1e-6)) ** 2
     logits -= logits.max(axis=1, keepdims=True)
-    weights = np.exp(logits)
-    return weights / weights.sum(axis=1, keepdims=True)
+    return logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+
+
+def posterior_from(distances: np.ndarray, width: float) -> np.ndarray:
+    """Probabilities over labels from distances: a softmax on -(d / width)^2 / 2, computed stably."""
+    return np.exp(log_posterior_from(distances, width))
+
+
+def half_log_posterior(flat: np.ndarray, templates: TemplateSet, adapt: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Each half read alone (flat: N x F): log-probabilities N x labels, and the labels of the columns."""
+    examples, example_labels = templates.features, templates.labels
+    candidates = np.array(sorted(set(int(v) for v in example_labels)))
+    width = softmax_width(examples, example_labels) * HALF_TEMPERATURE
+    to_examples = squared_distances(flat, examples)
+    log_posterior = log_posterior_from(nearest_per_label(to_examples, example_labels, candidates), width)
+    if adapt:
+        # The photo's own confident halves join the examples: its light and camera then speak for themselves.
+        confident = np.exp(log_posterior.max(axis=1)) >= CONFIDENT
+        if confident.any():
+            among_own = squared_distances(flat, flat[confident])
+            # A half must not vote for itself.
+            among_own[np.flatnonzero(confident), np.arange(int(confident.sum()))] = np.inf
+            squared = np.concatenate([to_examples, among_own], axis=1)
+            labels = np.concatenate([example_labels, candidates[log_posterior.argmax(axis=1)[confident]]])
+            log_posterior = log_posterior_from(nearest_per_label(squared, labels, candidates), width)
+    return log_posterior, candidates
 
 
 def read_halves(features: np.ndarray, templates: TemplateSet, adapt: bool = True) -> Reading:
-    """Classify every half of every tile (features: tiles x 4 x F) against the template set."""
+    """Classify every half of every tile (features: tiles x 4 x F) against the template set.
+
+    With the set's tile list (and no more photo tiles than listed), the tiles are read as distinct listed tiles.
+    """
     tiles = features.shape[0]
-    flat = features.reshape(tiles * 4, -1)
-    examples, example_labels = templates.features, templates.labels
-    candidates = np.array(sorted(set(int(v) for v in example_labels)))
-    width = softmax_width(examples, example_labels)
-    posterior = posterior_from(label_distances(flat, examples, example_labels, candidates), width)
-    if adapt:
-        # The photo's own confident halves join the examples: its light and camera then speak for themselves.
-        confident = posterior.max(axis=1) >= CONFIDENT
-        if confident.any():
-            own_labels = candidates[posterior.argmax(axis=1)[confident]]
-            examples = np.concatenate([examples, flat[confident]])
-            example_labels = np.concatenate([example_labels, own_labels])
-            distances = label_distances(flat, examples, example_labels, candidates)
-            # A half must not vote for itself: use its distance to the *other* examples only.
-            distances = leave_self_out(flat, examples, example_labels, candidates, confident, distances)
-            posterior = posterior_from(distances, width)
-    return reading_from(posterior.reshape(tiles, 4, -1), candidates, templates.name)
+    log_posterior, candidates = half_log_posterior(features.reshape(tiles * 4, -1), templates, adapt)
+    log_posterior = log_posterior.reshape(tiles, 4, -1)
+    listed = np.asarray(templates.tiles, dtype=int).reshape(-1, 4)
+    if 0 < tiles <= len(listed) and set(listed.ravel().tolist()) <= set(candidates.tolist()):
+        posterior = tile_posterior(log_posterior, candidates, listed)
+    else:
+        posterior = np.exp(log_posterior)
+    return reading_from(posterior, candidates, templates.name)
 
 
-def leave_self_out(flat, examples, example_labels, candidates, confident, distances):
-    """Distances recomputed for the confident halves without themselves among the examples."""
-    own_rows = np.flatnonzero(confident)
-    offset = len(examples) - len(own_rows)
-    for k, row in enumerate(own_rows):
-        keep = np.ones(len(examples), bool)
-        keep[offset + k] = False
-        distances[row] = label_distances(flat[row:row + 1], examples[keep], example_labels[keep], candidates)[0]
-    return distances
+def turned_options(listed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct turned tile: (options, 4) labels, and for each the listed tile it comes from."""
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    options, owners = [], []
+    for index, edges in enumerate(listed):
+        for turn in range(4):
+            turned = tuple(int(v) for v in np.roll(edges, turn))  # one quarter turn clockwise: W comes to N
+            if (index, turned) not in seen:  # a tile that looks the same turned is one option
+                seen.add((index, turned))
+                options.append(turned)
+                owners.append(index)
+    return np.array(options), np.array(owners)
+
+
+def tile_posterior(log_posterior: np.ndarray, candidates: np.ndarray, listed: np.ndarray) -> np.ndarray:
+    """Edge posteriors (tiles, 4, labels) when the photo's tiles are distinct tiles of the list, each turned.
+
+    A photo tile's cost of being a turned listed tile is the negative log-probability of its four halves; the
+    photo as a whole is the cheapest assignment (Hungarian). Each turned tile a photo tile could be is priced
+    by the cheapest assignment that makes it so (a max-marginal), and those prices become probabilities.
+    """
+    tiles = len(log_posterior)
+    options, owners = turned_options(listed)
+    columns = np.searchsorted(candidates, options)  # (options, 4)
+    floored = np.log(np.exp(log_posterior) * (1 - FLOOR * len(candidates)) + FLOOR)
+    # cost[i, o] = -sum over sides s of log p(half s of photo tile i is option o's label on side s)
+    cost = -floored[:, np.arange(4)[None, :], columns].sum(axis=2)
+    per_listed = np.full((tiles, len(listed)), np.inf)
+    np.minimum.at(per_listed, (slice(None), owners), cost)
+    rest = rest_of_assignment(per_listed)  # (tiles, listed): the others' cheapest cost if tile i is listed j
+    total = (cost + rest[:, owners]) / TILE_TEMPERATURE
+    total -= total.min(axis=1, keepdims=True)
+    # Identical listed tiles (or a tile that looks the same turned) give one reading, counted once.
+    readings: dict[tuple[int, ...], int] = {}
+    first = np.array([readings.setdefault(tuple(o), k) for k, o in enumerate(options.tolist())])
+    best = np.full((tiles, len(options)), np.inf)
+    np.minimum.at(best, (slice(None), first), total)
+    weights = np.where(np.isfinite(best), np.exp(-best), 0.0)
+    weights /= weights.sum(axis=1, keepdims=True)
+    posterior = np.zeros_like(log_posterior)
+    for side in range(4):
+        np.add.at(posterior[:, side], (slice(None), columns[:, side]), weights)
+    return posterior
+
+
+def rest_of_assignment(cost: np.ndarray) -> np.ndarray:
+    """For every photo tile i and listed tile j, the cheapest assignment of the other photo tiles to the other
+    listed tiles (cost: photo x listed, photo <= listed)."""
+    tiles, listed = cost.shape
+    rest = np.full((tiles, listed), np.inf)
+    if tiles == 1:
+        return np.zeros((tiles, listed))
+    for i in range(tiles):
+        others = np.delete(cost, i, axis=0)
+        for j in range(listed):
+            sub = np.delete(others, j, axis=1)
+            rows, cols = linear_sum_assignment(sub)
+            rest[i, j] = sub[rows, cols].sum()
+    return rest
 
 
 def reading_from(posterior: np.ndarray, candidates: np.ndarray, templates: str = "") -> Reading:
@@ -107,5 +193,4 @@ def fit_score(features: np.ndarray, templates: TemplateSet) -> float:
     flat = features.reshape(-1, features.shape[-1])
     examples = templates.features
     width = softmax_width(examples, templates.labels)
-    squared = np.sum(flat**2, 1)[:, None] + np.sum(examples**2, 1)[None] - 2 * flat @ examples.T
-    return float(np.mean(np.sqrt(np.maximum(squared.min(axis=1), 0))) / max(width, 1e-6))
+    return float(np.mean(np.sqrt(squared_distances(flat, examples).min(axis=1))) / max(width, 1e-6))

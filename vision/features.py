@@ -1,10 +1,13 @@
 """Numbers that describe an edge half: its colours and its shape, after the tile's own face is made white.
 
-The face colour of each tile is the white reference (it absorbs white balance, shading and vignetting); what
-differs from it is the motif. A half is described by a small colour thumbnail of its territory (shape and
-colour layout) and by a histogram of its motif's colours (colour and pattern, whatever the pose).
+The face colour of each tile is the white reference (it absorbs white balance, shading and vignetting), fitted
+as a plane across the tile so that light falling off across it is absorbed too; what differs from it is the
+motif. A half is described by a small Lab thumbnail of its territory (shape and colour layout) and by a soft
+histogram of its motif's colours (colour and pattern, whatever the pose).
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -12,18 +15,59 @@ import numpy as np
 from .rectify import edge_bands, territory
 
 THUMB = (8, 16)  # rows, columns of the colour thumbnail
-HUE_BINS = 8
-CHROMA_BINS = 3
-LIGHT_BINS = 4
+WHITE_GRID = 16  # the face's white is fitted on a WHITE_GRID x WHITE_GRID summary of the tile
+AB_CENTRES = np.linspace(-60, 60, 7)  # soft histogram bin centres on each of Lab's a and b axes
+AB_SIGMA = 12.0
+LIGHT_CENTRES = np.linspace(10, 90, 5)  # soft histogram of the lightness of the motif's grey parts
+LIGHT_SIGMA = 12.0
+THUMB_WEIGHT = 1.0  # per unit of Lab / 100
+HIST_WEIGHT = 1.5
 
 
-def white_balanced(square: np.ndarray) -> np.ndarray:
+def face_plane(square: np.ndarray) -> np.ndarray:
+    """The face's colour across a tile as a plane per channel in log: 3 coefficients (1, x, y) x 3 channels.
+
+    Light falls off across a tile and drifts in colour; a plane fitted to the face cells follows it, so a half
+    on the dark side of a tile is not read as a darker motif.
+    """
+    cells = cv2.resize(square.astype(np.float32), (WHITE_GRID, WHITE_GRID), interpolation=cv2.INTER_AREA)
+    cells = np.log(np.maximum(cells.reshape(-1, 3), 1.0))
+    design = _white_design(WHITE_GRID)
+    brightness = cells.sum(axis=1)
+    face = brightness >= np.quantile(brightness, 0.6)  # the face is most of a tile and its brightest part
+    for _ in range(3):
+        coefficients = np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
+        residual = cells - design @ coefficients
+        # cells that hold some motif are darker than the plane: keep those within a few percent of it
+        trial = np.all(np.abs(residual) < 0.06, axis=1)
+        if trial.sum() < 12:
+            break
+        face = trial
+    return np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
+
+
+@lru_cache(maxsize=4)
+def _white_design(size: int) -> np.ndarray:
+    """Rows (1, x, y) for the pixel centres of a size x size grid, x and y in [-0.5, 0.5]."""
+    y, x = (np.mgrid[0:size, 0:size].reshape(2, -1) + 0.5) / size - 0.5
+    return np.stack([np.ones_like(x), x, y], axis=1)
+
+
+def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
+    """The face's colour at every pixel of a tile (size x size x 3 float), from its plane (face_plane)."""
+    if plane is None:
+        plane = face_plane(square)
+    size = square.shape[0]
+    steps = ((np.arange(size) + 0.5) / size - 0.5)[:, None]
+    # the plane is separable: exp(c0 + c1 x + c2 y) = exp(c0) * exp(c1 x) * exp(c2 y)
+    across = np.exp(plane[0] + steps * plane[1])  # (x, channel)
+    down = np.exp(steps * plane[2])  # (y, channel)
+    return (down[:, None, :] * across[None, :, :]).astype(np.float32)
+
+
+def white_balanced(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
     """A tile as float RGB in [0, 1.2] with its face colour (the bright, common colour) mapped to white."""
-    pixels = square.reshape(-1, 3).astype(np.float32)
-    brightness = pixels.sum(axis=1)
-    bright = pixels[brightness >= np.quantile(brightness, 0.75)]
-    white = np.median(bright, axis=0)
-    return np.clip(square.astype(np.float32) / np.maximum(white, 1.0), 0.0, 1.2)
+    return np.clip(square.astype(np.float32) / np.maximum(white_field(square, plane), 1.0), 0.0, 1.2)
 
 
 def white_bands(squares: np.ndarray) -> np.ndarray:
@@ -31,28 +75,54 @@ def white_bands(squares: np.ndarray) -> np.ndarray:
     return np.asarray([edge_bands(white_balanced(square)) for square in squares], dtype=np.float32)
 
 
+@lru_cache(maxsize=4)
+def _territory(height: int, width: int) -> np.ndarray:
+    return territory(height, width)
+
+
 def band_features(bands: np.ndarray) -> np.ndarray:
     """Feature vectors of halves: bands (..., height, width, 3) give features (..., F)."""
     flat = bands.reshape(-1, *bands.shape[-3:])
-    features = np.stack([half_features(band) for band in flat]).astype(np.float32)
+    if not len(flat):
+        return np.zeros((*bands.shape[:-3], feature_length()), np.float32)
+    height, width = flat.shape[1:3]
+    inside = _territory(height, width)
+    neutral = np.where(inside[None, :, :, None], np.clip(flat, 0, 1), 1.0).astype(np.float32)
+    # Lab of all halves at once: stacked as one tall image for OpenCV
+    lab = cv2.cvtColor(neutral.reshape(-1, width, 3), cv2.COLOR_RGB2LAB).reshape(neutral.shape)
+    thumbs = np.stack([cv2.resize(half, (THUMB[1], THUMB[0]), interpolation=cv2.INTER_AREA) for half in lab])
+    # colours need no full resolution: half of it in each direction keeps every motif colour's share
+    small = np.stack([cv2.resize(half, (width // 2, height // 2), interpolation=cv2.INTER_AREA) for half in lab])
+    histograms = colour_histograms(small[:, _territory(height // 2, width // 2)])
+    features = np.concatenate([thumbs.reshape(len(flat), -1) * np.float32(THUMB_WEIGHT / 100),
+                               histograms * HIST_WEIGHT], axis=1).astype(np.float32)
     return features.reshape(*bands.shape[:-3], -1)
+
+
+def feature_length() -> int:
+    return THUMB[0] * THUMB[1] * 3 + len(AB_CENTRES) ** 2 + len(LIGHT_CENTRES)
+
+
+def colour_histograms(pixels: np.ndarray) -> np.ndarray:
+    """Soft histograms of the motif's colours (pixels: N x P x 3 Lab), square-rooted (Hellinger).
+
+    Colourful pixels vote in a grid over a and b; grey motif pixels (black, grey) in lightness bins. Soft votes
+    keep a colour near a bin boundary from jumping between bins with the light.
+    """
+    lightness, a, b = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    chroma = np.hypot(a, b)
+    motif = (chroma > 12) | (lightness < 75)  # what is not the face
+    colourful = np.clip((chroma - 8) / 12, 0, 1) * motif  # a soft split between grey and colourful
+    grey = (1 - colourful) * motif
+    wa = np.exp(-0.5 * ((a[..., None] - AB_CENTRES) / AB_SIGMA) ** 2).astype(np.float32)  # N x P x bins
+    wb = np.exp(-0.5 * ((b[..., None] - AB_CENTRES) / AB_SIGMA) ** 2).astype(np.float32)
+    ab = np.einsum("npi,npj->nij", wa * colourful[..., None], wb).reshape(len(pixels), -1)
+    wl = np.exp(-0.5 * ((lightness[..., None] - LIGHT_CENTRES) / LIGHT_SIGMA) ** 2).astype(np.float32)
+    light = np.einsum("np,npi->ni", grey, wl)
+    counts = np.concatenate([ab, light], axis=1)
+    return np.sqrt(np.maximum(counts, 0) / pixels.shape[1])
 
 
 def half_features(band: np.ndarray) -> np.ndarray:
     """Thumbnail and colour histogram of one half (edge on top), concatenated."""
-    inside = territory(*band.shape[:2])
-    neutral = np.where(inside[:, :, None], band, 1.0).astype(np.float32)
-    thumb = cv2.resize(neutral, (THUMB[1], THUMB[0]), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(np.clip(neutral, 0, 1), cv2.COLOR_RGB2LAB)  # L in [0, 100], a/b about [-128, 127]
-    lightness, a, b = lab[inside].T
-    chroma = np.hypot(a, b)
-    motif = (chroma > 12) | (lightness < 75)  # what is not the face
-    weight = max(1, int(inside.sum()))
-    hue = (np.arctan2(b, a) + np.pi) / (2 * np.pi)
-    colourful = motif & (chroma > 12)
-    hue_hist = np.histogram2d(hue[colourful], np.minimum(chroma[colourful] / 40, 0.999),
-                              bins=(HUE_BINS, CHROMA_BINS), range=((0, 1), (0, 1)))[0].ravel()
-    grey = motif & ~colourful
-    light_hist = np.histogram(lightness[grey] / 100, bins=LIGHT_BINS, range=(0, 1))[0]
-    histogram = np.sqrt(np.concatenate([hue_hist, light_hist]) / weight)  # Hellinger: small shares still count
-    return np.concatenate([thumb.ravel() * 0.5, histogram * 1.5])
+    return band_features(band[None])[0]

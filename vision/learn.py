@@ -37,8 +37,8 @@ def turned_labels(puzzle: Puzzle) -> np.ndarray:
 def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, seed: int = 0) -> Match:
     """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best.
 
-    Starts: one listed tile (the one with most distinct halves) anchored on every photo tile in every turn, so
-    that its four labels begin with the right look in one of the starts; plus a few random starts.
+    Starts: every listed tile anchored on every photo tile in every turn, so that some start begins with four
+    labels' looks right; plus a few random starts.
     """
     if len(puzzle.tiles) != len(features):
         raise ValueError(f"the photo shows {len(features)} tiles but the list has {len(puzzle.tiles)}")
@@ -46,8 +46,10 @@ def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, s
     labels = np.array(sorted({int(v) for v in options.ravel()}))
     index = np.searchsorted(labels, options)  # (listed, turns, sides) -> label column
     rng = np.random.default_rng(seed)
-    anchor = max(range(len(puzzle.tiles)), key=lambda j: len(set(puzzle.tiles[j].edges)))
-    starts = [(i, t) for i in range(len(features)) for t in range(4)] + [None] * random_starts
+    # Every distinct listed tile is an anchor: with one anchor alone, k-means can settle in a wrong match
+    # (as some 6-motif random puzzles showed); one start in ~36 begins with four labels' looks right.
+    anchors = list({tuple(tile.edges): j for j, tile in enumerate(puzzle.tiles)}.values())
+    starts = [(j, i, t) for j in anchors for i in range(len(features)) for t in range(4)] + [None] * random_starts
     results = {}
     for start in starts:
         if start is None:
@@ -55,7 +57,8 @@ def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, s
                                 len(labels))
         else:
             means = np.full((len(labels), features.shape[-1]), np.nan)
-            means[index[anchor, start[1]]] = features[start[0]]
+            anchor, photo_tile, turn = start
+            means[index[anchor, turn]] = features[photo_tile]
         tiles = turns = None
         for _ in range(30):
             cost, best_turn = pair_costs(features, means, index)
@@ -139,5 +142,6 @@ def learn_templates(bands: np.ndarray, features: np.ndarray, puzzle: Puzzle, nam
     options = turned_labels(puzzle)
     labels = options[match.tiles - 1, match.turns]  # (tiles, 4) label of every photographed half
     templates = TemplateSet(name=name, motif_names=dict(puzzle.motif_names), labels=labels.ravel(),
-                            bands=bands.reshape(-1, *bands.shape[2:]), source=source)
+                            bands=bands.reshape(-1, *bands.shape[2:]), source=source,
+                            tiles=tuple(tile.edges for tile in puzzle.tiles))
     return templates, match

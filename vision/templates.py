@@ -1,6 +1,7 @@
 """Template sets: labelled example halves of a puzzle's motifs, kept as a folder a person can look into.
 
-A set is a folder holding `manifest.json` (motif names, which half is +, one label per example) and
+A set is a folder holding `manifest.json` (motif names, which half is +, one label per example, and the
+puzzle's tile list when it was learned from one: older sets without it still load) and
 `halves.png`, a mosaic of the example halves, white-balanced, each with its edge on top. Features are
 computed from the pictures when a set is loaded, so a set outlives changes to the features.
 """
@@ -10,6 +11,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -33,24 +35,17 @@ class TemplateSet:
     bands: np.ndarray  # (examples, height, width, 3) float, white-balanced, edge on top
     half_names: dict[str, dict[str, str]] = field(default_factory=dict)  # {"brown": {"+": "head", "-": "tail"}}
     source: str = ""
+    tiles: tuple[tuple[int, int, int, int], ...] = ()  # the puzzle's listed tiles N E S W, if known
 
-    @property
+    @cached_property
     def features(self) -> np.ndarray:
-        return _features_of(self)
+        """(examples, F) features of the example halves, computed once per set."""
+        # Kept on the instance, not in a table keyed by id(): ids are reused once a set is freed.
+        return band_features(self.bands)
 
     def label_name(self, label: int) -> str:
         name = self.motif_names.get(abs(label), str(abs(label)))
         return f"{name}{'+' if label > 0 else '-'}"
-
-
-_FEATURE_CACHE: dict[int, np.ndarray] = {}
-
-
-def _features_of(templates: TemplateSet) -> np.ndarray:
-    key = id(templates.bands)
-    if key not in _FEATURE_CACHE:
-        _FEATURE_CACHE[key] = band_features(templates.bands)
-    return _FEATURE_CACHE[key]
 
 
 def bundled_names() -> list[str]:
@@ -86,6 +81,7 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
         bands=np.stack(bands).astype(np.float32) / 255.0 * WHITE_SCALE,
         half_names=manifest.get("halves", {}),
         source=manifest.get("source", ""),
+        tiles=tuple(tuple(int(v) for v in edges) for edges in manifest.get("tiles", [])),  # older sets lack it
     )
 
 
@@ -108,6 +104,7 @@ def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
         "band_size": [height, width],
         "mosaic": "halves.png",
         "source": templates.source,
+        "tiles": [list(edges) for edges in templates.tiles],
     }
     write_atomically(folder / "halves.png", lambda path: Image.fromarray(mosaic).save(path, format="PNG"))
     write_atomically(folder / "manifest.json",
