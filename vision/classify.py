@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+from .assignment import linear_sum_assignment
 
 from .templates import TemplateSet
 
