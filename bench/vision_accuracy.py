@@ -24,7 +24,7 @@ from photosolve.solver import Puzzle, solve, turn_edges
 from photosolve.vision.errors import VisionError
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import choose_templates, cut_halves, read_edges
+from photosolve.vision.pipeline import cut_halves, read_edges, read_photo_edges
 
 TARGETS = {"easy": (1.00, 1.00), "medium": (1.00, 0.99), "hard": (0.99, 0.95)}  # tiles exact, every edge right
 
@@ -66,10 +66,12 @@ def run_case(seed: int, tier: str, calibration: list) -> dict:
     except VisionError:
         outcome["seconds"] = time.perf_counter() - read_start
         return outcome
-    if templates is None:
-        templates, _ = choose_templates(halves.features, None)
+    if templates is None:  # as `photosolve PHOTO` does: the bundled set that fits, else the photo on its own
+        read = read_photo_edges(halves, None, truth["rows"], truth["cols"])
+        templates, reading = read.templates, read.reading
         outcome["right_set"] = templates.name == kind
-    reading = read_edges(halves, templates)
+    else:
+        reading = read_edges(halves, templates)
     labels = in_truth_numbers(reading.labels, templates.motif_names, truth)
     score = score_reading([q.corners for q in halves.quads], labels, truth)
     outcome.update(exact=score.all_tiles_exact, edges=score.all_edges_right, edges_right=score.edges_right)

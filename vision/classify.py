@@ -139,13 +139,7 @@ def tile_posterior(log_posterior: np.ndarray, candidates: np.ndarray, listed: np
     by the cheapest assignment that makes it so (a max-marginal), and those prices become probabilities.
     """
     tiles = len(log_posterior)
-    options, owners = turned_options(listed)
-    columns = np.searchsorted(candidates, options)  # (options, 4)
-    floored = np.log(np.exp(log_posterior) * (1 - FLOOR * len(candidates)) + FLOOR)
-    # cost[i, o] = -sum over sides s of log p(half s of photo tile i is option o's label on side s)
-    cost = -floored[:, np.arange(4)[None, :], columns].sum(axis=2)
-    per_listed = np.full((tiles, len(listed)), np.inf)
-    np.minimum.at(per_listed, (slice(None), owners), cost)
+    options, owners, columns, cost, per_listed = tile_costs(log_posterior, candidates, listed)
     rest = rest_of_assignment(per_listed)  # (tiles, listed): the others' cheapest cost if tile i is listed j
     total = (cost + rest[:, owners]) / TILE_TEMPERATURE
     total -= total.min(axis=1, keepdims=True)
@@ -160,6 +154,38 @@ def tile_posterior(log_posterior: np.ndarray, candidates: np.ndarray, listed: np
     for side in range(4):
         np.add.at(posterior[:, side], (slice(None), columns[:, side]), weights)
     return posterior
+
+
+def tile_costs(log_posterior: np.ndarray, candidates: np.ndarray, listed: np.ndarray):
+    """What it costs each photo tile to be each turned listed tile (-log-probability of its four halves).
+
+    Returns the turned options (options, 4), the listed tile of each, their label columns, the cost per photo
+    tile and option, and the cheapest per photo tile and listed tile (over its turns).
+    """
+    options, owners = turned_options(listed)
+    columns = np.searchsorted(candidates, options)  # (options, 4)
+    floored = np.log(np.exp(log_posterior) * (1 - FLOOR * len(candidates)) + FLOOR)
+    # cost[i, o] = -sum over sides s of log p(half s of photo tile i is option o's label on side s)
+    cost = -floored[:, np.arange(4)[None, :], columns].sum(axis=2)
+    per_listed = np.full((len(log_posterior), len(listed)), np.inf)
+    np.minimum.at(per_listed, (slice(None), owners), cost)
+    return options, owners, columns, cost, per_listed
+
+
+def list_forcing(features: np.ndarray, templates: TemplateSet) -> float:
+    """How much the photo's tiles must be forced to be distinct tiles of the set's list, per tile (log units).
+
+    About 0 when every photo tile's likeliest listed tile is its own (the set is the photo's puzzle); tiles of
+    another puzzle crowd onto the few listed tiles they half resemble. NaN for a set without a tile list.
+    """
+    tiles = features.shape[0]
+    listed = np.asarray(templates.tiles, dtype=int).reshape(-1, 4)
+    log_posterior, candidates = half_log_posterior(features.reshape(tiles * 4, -1), templates)
+    if not 0 < tiles <= len(listed) or not set(listed.ravel().tolist()) <= set(candidates.tolist()):
+        return float("nan")
+    per_listed = tile_costs(log_posterior.reshape(tiles, 4, -1), candidates, listed)[4]
+    rows, cols = linear_sum_assignment(per_listed)
+    return float((per_listed[rows, cols].sum() - per_listed.min(axis=1).sum()) / tiles)
 
 
 def rest_of_assignment(cost: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .classify import Reading, read_halves
+from .classify import Reading, list_forcing, read_halves
 from .errors import TemplateError
 from .features import band_features, white_bands
 from .rectify import rectify_all
@@ -15,10 +15,13 @@ from .templates import TemplateSet, bundled_names, load_templates
 from .types import Photo, TileQuad
 
 NO_TEMPLATES = "none"  # --templates none: read the puzzle from the photo alone
-# A bundled set fits a photo when set_fit is at most this: measured on generated photos, 0.6-1.9 for the right
-# set (one hard-tier outlier), 1.0-15 for the others (mostly over 2), 3.1-5 on real photos of other puzzles. A
-# wrong set let through here is mostly caught by the solver: its reading has no solution.
+# A bundled set fits a photo when set_fit is at most this: measured on generated photos, 0.6-2.8 for the right
+# set (one hard-tier outlier), 1.0-15 for the others (mostly over 2), 3.1-5 on real photos of other puzzles...
 FIT_LIMIT = 2.5
+# ...and when the photo's tiles are the set's listed tiles (list_forcing, log units a tile): 0-0.01 for the right
+# set on easy and medium photos (0.65-5.5 on a few hard ones), 0.9 and up for photos of other puzzles that pass
+# FIT_LIMIT. A set without a tile list is checked by the solver instead: its reading must have a solution.
+FORCING_LIMIT = 0.8
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,10 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int) -
     fits = rank_bundled(halves.features)
     if fits and fits[0][1] <= FIT_LIMIT:
         templates = load_templates(fits[0][0])
+        forcing = list_forcing(halves.features, templates)
+        if forcing > FORCING_LIMIT:
+            return read_without_templates(halves, rows, cols, f"templates: {templates.name} looks close "
+                                          f"({fits[0][1]:.1f}) but the photo's tiles are not its tiles, so none")
         reading = read_edges(halves, templates)
         others = "".join(f", {name} {fit:.1f}" for name, fit in fits[1:])
         if repairable(reading, rows, cols):
