@@ -1,0 +1,76 @@
+"""Real photos read with no templates: tiles found, edges right (up to renaming motifs), solution true.
+
+    python bench/realphotos.py [FOLDER]        # default: ../shared/realphotos beside the project
+
+Each photo's truth (`<name>.truth.json`) gives every tile's edges N E S W as seen, and where tiles lie (grid_rc
+for grids, centre and corners at 1600 px for scattered photos). The read is `photosolve PHOTO --templates none`
+in-process; the solution is checked against the true edges of the tiles it places.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from photosolve.scenes.evaluate import edges_right_up_to_renaming
+from photosolve.solver import Puzzle, solve, turn_edges
+from photosolve.vision.errors import VisionError
+from photosolve.vision.load import load_photo
+from photosolve.vision.pipeline import cut_halves, read_photo_edges
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def true_edges(truth: dict, quads, photo) -> np.ndarray:
+    """The true edges of each found tile, in the order photosolve numbers them."""
+    tiles = truth["tiles"]
+    if "grid_rc" in tiles[0]:  # photosolve numbers a grid row by row, as grid_rc does
+        return np.array([t["edges"] for t in sorted(tiles, key=lambda t: tuple(t["grid_rc"]))])
+    scale = max(photo.size) / 1600
+    return np.array([min(tiles, key=lambda t: np.linalg.norm(np.array(t["center_1600"]) * scale - q.center))["edges"]
+                     for q in quads])
+
+
+def solution_is_true(solution, edges: np.ndarray) -> bool:
+    """Every inner seam of the arrangement joins two true halves of one motif."""
+    grid = [[turn_edges(tuple(int(v) for v in edges[p.tile - 1]), p.turns) for p in row] for row in solution.cells]
+    rows, cols = len(grid), len(grid[0])
+    return all((c + 1 >= cols or grid[r][c][1] + grid[r][c + 1][3] == 0) and
+               (r + 1 >= rows or grid[r][c][2] + grid[r + 1][c][0] == 0) for r in range(rows) for c in range(cols))
+
+
+def main() -> int:
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "realphotos"
+    photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")) if folder.is_dir() else []
+    if not photos:
+        print(f"no photos in {folder}")
+        return 1
+    print(f"photosolve on real photos, no templates — {folder}, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"  {'photo':<28} {'tiles':>5} {'edges right':>11} {'motifs':>6} {'solution':>9} {'seconds':>7}")
+    for path in photos:
+        truth = json.loads(path.with_suffix(".truth.json").read_text())
+        started = time.perf_counter()
+        try:
+            photo = load_photo(path)
+            halves = cut_halves(photo, len(truth["tiles"]))
+        except VisionError as error:
+            print(f"  {path.name:<28} {'-':>5} {'-':>11} {'-':>6} {'-':>9} {time.perf_counter() - started:7.2f}  "
+                  f"({error})")
+            continue
+        read = read_photo_edges(halves, "none", 3, 3)
+        seconds = time.perf_counter() - started
+        truth_edges = true_edges(truth, halves.quads, photo)
+        right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
+        result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
+        verdict = "true" if result.solutions and solution_is_true(result.solutions[0], truth_edges) else \
+            ("none" if not result.solutions else "FALSE")
+        print(f"  {path.name:<28} {len(halves.quads):>5} {right:>7} / {truth_edges.size:<3} "
+              f"{len(set(np.abs(read.reading.labels).ravel().tolist())):>6} {verdict:>9} {seconds:7.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
