@@ -31,8 +31,13 @@ def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
     return rows, cols
 
 
-def check_output(path: str | None, photo: str, what: str) -> Path | None:
-    """An output path that will not overwrite the photo and whose folder exists."""
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
+
+
+def check_output(path: str | None, photo: str, what: str, suffixes: tuple[str, ...] | None = IMAGE_SUFFIXES
+                 ) -> Path | None:
+    """An output path that will not overwrite the photo, whose folder exists, and (for pictures) whose name says
+    its format."""
     if path is None:
         return None
     target = Path(path)
@@ -40,7 +45,7 @@ def check_output(path: str | None, photo: str, what: str) -> Path | None:
         raise Fail(f"{what} {path} is the input photo: choose another file name", ExitCode.BAD_INPUT)
     if not target.parent.exists():
         raise Fail(f"{what} {path}: folder {target.parent} does not exist", ExitCode.BAD_INPUT)
-    if target.suffix.lower() not in {".png", ".jpg", ".jpeg", ".webp", ".tif", ".tiff"}:
+    if suffixes and target.suffix.lower() not in suffixes:
         raise Fail(f"{what} {path}: give a file name ending in .png or .jpg", ExitCode.BAD_INPUT)
     return target
 
@@ -81,7 +86,7 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     rows, cols = board_shape(options.rows, options.cols)
     solved_target = check_output(options.output, photo_path, "--output")
     annotate_target = check_output(options.annotate, photo_path, "--annotate")
-    tiles_target = check_tile_output(options.save_tiles, photo_path)
+    tiles_target = check_output(options.save_tiles, photo_path, "--save-tiles", suffixes=None)
     stages = Stages()
     if options.tiles is not None:
         photo, halves = find_photo_tiles(photo_path, rows, cols, stages)
@@ -192,18 +197,6 @@ def write_annotated(photo, halves, puzzle: Puzzle, reading, solution, target: Pa
             marked[tile, side] = True
     save_image(annotate(photo.image, halves.quads, labels, marked, placement_notes(solution, len(halves.quads))),
                target)
-
-
-def check_tile_output(path: str | None, photo: str) -> Path | None:
-    """A tile-file path that is not the photo and whose folder exists."""
-    if path is None:
-        return None
-    target = Path(path)
-    if target.exists() and Path(photo).exists() and target.resolve() == Path(photo).resolve():
-        raise Fail(f"--save-tiles {path} is the input photo: choose another file name", ExitCode.BAD_INPUT)
-    if not target.parent.exists():
-        raise Fail(f"--save-tiles {path}: folder {target.parent} does not exist", ExitCode.BAD_INPUT)
-    return target
 
 
 def save_tile_file(puzzle: Puzzle, reading, header: str, target: Path) -> None:
