@@ -228,3 +228,15 @@ def test_a_tile_file_for_another_count_is_refused(dogs_photo, tmp_path):
     short.write_text("1 2 -1 -2\n")
     result = run(str(photo), "--tiles", str(short))
     assert result.exit_code == 2 and "1 tiles listed, but the photo shows 9" in one_line(result)
+
+
+def test_outputs_get_ordinary_permissions(dogs_photo, tmp_path):
+    import os
+    import stat
+
+    photo, _ = dogs_photo
+    result = run(str(photo), "-o", str(tmp_path / "solved.png"))
+    assert result.exit_code == 0, result.stderr
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(tmp_path / "solved.png").st_mode) == 0o666 & ~umask

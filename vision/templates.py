@@ -119,6 +119,10 @@ def write_atomically(target: Path, write) -> None:
     os.close(handle)
     try:
         write(temporary)
+        # mkstemp makes the file private (0600); the result should have the permissions any new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
