@@ -15,9 +15,9 @@ from .templates import TemplateSet, bundled_names, load_templates
 from .types import Photo, TileQuad
 
 NO_TEMPLATES = "none"  # --templates none: read the puzzle from the photo alone
-# A bundled set fits a photo when set_fit is at most this: measured on generated photos, 0.6-2.8 for the right
+# A bundled set may fit a photo when set_fit is at most this: measured on generated photos, 0.6-2.8 for the right
 # set (one hard-tier outlier), 1.0-15 for the others (mostly over 2), 3.1-5 on real photos of other puzzles...
-FIT_LIMIT = 2.5
+FIT_LIMIT = 3.0
 # ...and when the photo's tiles are the set's listed tiles (list_forcing, log units a tile): 0-0.01 for the right
 # set on easy and medium photos (0.65-5.5 on a few hard ones), 0.9 and up for photos of other puzzles that pass
 # FIT_LIMIT. A set without a tile list is checked by the solver instead: its reading must have a solution.

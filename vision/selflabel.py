@@ -21,6 +21,7 @@ from .classify import Reading, posterior_from, reading_from
 from .rectify import territory
 from .templates import TemplateSet
 
+SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
 CONSISTENT = 3.0  # log units: a reading repaired for less than this counts as consistent
 TRIAL_NODES = 100_000  # a trial reading's repair is cut short here: about 0.2 s
@@ -191,7 +192,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE)
     _, posterior, candidates = tried[motifs]
     reading = reading_from(posterior.reshape(tiles, 4, -1), candidates, "none (read from the photo itself)")
     names = motif_names(flat, reading.labels.ravel())
-    templates = TemplateSet(name="learned from the photo", motif_names=names, labels=reading.labels.ravel(),
+    templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
                             bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()})
     return SelfReading(reading, templates, motifs, {m: cost for m, (cost, _, _) in tried.items()})
 
