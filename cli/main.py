@@ -59,6 +59,7 @@ def read(
     debug_dir: Optional[str] = typer.Option(None, "--debug-dir", help="Write intermediate pictures here."),
     save_tiles: Optional[str] = typer.Option(None, "--save-tiles", help="Write what was read as a tile file (with each edge's probability), to edit and give back with --tiles."),
     tiles: Optional[str] = typer.Option(None, "--tiles", help="Solve this tile file (tile order as in --annotate) instead of reading the edges; still draw from the photo."),
+    save_templates: Optional[str] = typer.Option(None, "--save-templates", help="Save the photo's halves, labelled as read (after any correction), as a template set for the next photo of this puzzle."),
     review: bool = typer.Option(False, "--review", help="Ask about the doubtful edges (the default at a terminal), reading answers from stdin."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Never ask: take the most probable reading even if doubt remains."),
 ) -> None:
@@ -66,7 +67,7 @@ def read(
     from .photo_cmd import PhotoOptions, photo_command
 
     options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
-                           review, yes)
+                           save_templates, review, yes)
     _finish(lambda: photo_command(options))
 
 

@@ -77,6 +77,7 @@ class PhotoOptions:
     debug_dir: str | None = None
     save_tiles: str | None = None  # write the reading as a tile file here
     tiles: str | None = None  # solve this (edited) tile file instead of reading the edges
+    save_templates: str | None = None  # write what was read, as a template set for the next photo, here
     review: bool = False  # ask about doubtful edges even without a terminal (answers from stdin)
     yes: bool = False  # without a terminal, take the best reading instead of exiting 5 on doubt
 
@@ -129,6 +130,8 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     if tiles_target is not None:
         save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
                        tiles_target)
+    if options.save_templates:
+        save_photo_templates(puzzle, halves, Path(options.save_templates), photo_path)
     if options.debug_dir:
         write_debug(Path(options.debug_dir), halves)
     if options.as_json:
@@ -197,6 +200,22 @@ def write_annotated(photo, halves, puzzle: Puzzle, reading, solution, target: Pa
             marked[tile, side] = True
     save_image(annotate(photo.image, halves.quads, labels, marked, placement_notes(solution, len(halves.quads))),
                target)
+
+
+def save_photo_templates(puzzle: Puzzle, halves, folder: Path, photo_path: str) -> None:
+    """The photo's own halves, labelled as finally read (after repair and answers), as a template set with the
+    puzzle's tile list: the next photo of the same puzzle is read against it."""
+    from ..vision.templates import TemplateSet, save_templates
+
+    if folder.exists() and not folder.is_dir():
+        raise Fail(f"--save-templates {folder} is a file: give a folder for the template set", ExitCode.BAD_INPUT)
+    edges = tuple(tile.edges for tile in puzzle.tiles)
+    templates = TemplateSet(name=folder.name, motif_names=dict(puzzle.motif_names), labels=np.array(edges).ravel(),
+                            bands=halves.bands.reshape(-1, *halves.bands.shape[2:]),
+                            source=f"read from {Path(photo_path).name}", tiles=edges)
+    save_templates(templates, folder)
+    say(f"template set '{templates.name}' written to {folder}: read the next photo of this puzzle with "
+        f"--templates {folder}")
 
 
 def save_tile_file(puzzle: Puzzle, reading, header: str, target: Path) -> None:

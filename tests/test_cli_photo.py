@@ -240,3 +240,32 @@ def test_outputs_get_ordinary_permissions(dogs_photo, tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(os.stat(tmp_path / "solved.png").st_mode) == 0o666 & ~umask
+
+
+def test_a_puzzle_read_on_its_own_is_saved_as_templates_for_the_next_photo(tmp_path):
+    first = make_scene("random:4", 21, tier="easy", layout="scattered", size=SIZE)
+    save_scene(first, tmp_path / "first.jpg")
+    saved = run(str(tmp_path / "first.jpg"), "--templates", "none", "--save-templates", str(tmp_path / "set"), "--json")
+    assert saved.exit_code == 0, saved.stderr
+    assert "written to" in saved.stderr and (tmp_path / "set" / "manifest.json").is_file()
+    names = json.loads(saved.stdout)["motifs"]
+    from photosolve.scenes.artwork import random_artwork
+    from photosolve.solver import Puzzle
+
+    puzzle = Puzzle.from_edges([turn_edges(tuple(t["edges"]), -t["turns"])
+                                for t in sorted(first.truth["tiles"], key=lambda t: t["id"])])
+    second = make_scene(puzzle, 22, tier="easy", layout="grid", art=random_artwork(4, 21), size=SIZE)
+    save_scene(second, tmp_path / "second.jpg")
+    result = run(str(tmp_path / "second.jpg"), "--templates", str(tmp_path / "set"), "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["motifs"] == names  # the same colour names as the first photo gave
+    # Each tile reads the same in both photos (turned back to the tile as listed), whatever the first read got.
+    assert as_listed(document, second.truth) == as_listed(json.loads(saved.stdout), first.truth)
+
+
+def as_listed(document: dict, truth: dict) -> dict[int, tuple]:
+    """What was read on each true tile (by id), turned back to the tile as listed."""
+    read, _ = read_edges_in_truth_order(document, truth)
+    return {tile["id"]: turn_edges(tuple(int(v) for v in edges), -tile["turns"])
+            for tile, edges in zip(truth["tiles"], read)}
