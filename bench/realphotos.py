@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from photosolve.scenes.evaluate import edges_right_up_to_renaming
-from photosolve.solver import Puzzle, solve, turn_edges
+from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
+from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
 from photosolve.vision.pipeline import cut_halves, read_photo_edges
@@ -32,14 +32,6 @@ def true_edges(truth: dict, quads, photo) -> np.ndarray:
     scale = max(photo.size) / 1600
     return np.array([min(tiles, key=lambda t: np.linalg.norm(np.array(t["center_1600"]) * scale - q.center))["edges"]
                      for q in quads])
-
-
-def solution_is_true(solution, edges: np.ndarray) -> bool:
-    """Every inner seam of the arrangement joins two true halves of one motif."""
-    grid = [[turn_edges(tuple(int(v) for v in edges[p.tile - 1]), p.turns) for p in row] for row in solution.cells]
-    rows, cols = len(grid), len(grid[0])
-    return all((c + 1 >= cols or grid[r][c][1] + grid[r][c + 1][3] == 0) and
-               (r + 1 >= rows or grid[r][c][2] + grid[r + 1][c][0] == 0) for r in range(rows) for c in range(cols))
 
 
 def main() -> int:
@@ -65,7 +57,7 @@ def main() -> int:
         truth_edges = true_edges(truth, halves.quads, photo)
         right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
         result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
-        verdict = "true" if result.solutions and solution_is_true(result.solutions[0], truth_edges) else \
+        verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
             ("none" if not result.solutions else "FALSE")
         print(f"  {path.name:<28} {len(halves.quads):>5} {right:>7} / {truth_edges.size:<3} "
               f"{len(set(np.abs(read.reading.labels).ravel().tolist())):>6} {verdict:>9} {seconds:7.2f}")

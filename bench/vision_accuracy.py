@@ -18,13 +18,15 @@ from collections import defaultdict
 import numpy as np
 
 from photosolve.scenes.artwork import PUZZLE_ARTWORK, random_artwork
-from photosolve.scenes.evaluate import in_truth_numbers, pair_tiles, renaming, score_reading
+from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, pair_tiles, renaming, score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve, turn_edges
 from photosolve.vision.errors import VisionError
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import cut_halves, read_edges, read_photo_edges
+from photosolve.cli.photo_cmd import DOUBT_MARGIN
+from photosolve.solver.repair import repair
+from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_edges, read_photo_edges
 from photosolve.vision.selflabel import SELF_READ_NAME
 
 TARGETS = {"easy": (1.00, 1.00), "medium": (1.00, 0.99), "hard": (0.99, 0.95)}  # tiles exact, every edge right
@@ -100,6 +102,13 @@ def run_case(seed: int, tier: str, calibration: list) -> dict:
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]),
                    truth["rows"], truth["cols"], first=True)
     outcome["solved"] = bool(result.solutions) and score.all_edges_right
+    # What `photosolve PHOTO` then does: repair, and ask about edges where a nearly as likely reading disagrees.
+    checked = repair(edge_posteriors(reading), truth["rows"], truth["cols"], rival=True)
+    outcome["questions"] = len(checked.doubtful(DOUBT_MARGIN))
+    true_found = true_edges_in_found_order(halves, truth)
+    outcome["true_solution"] = checked.solution is not None and arrangement_fits(checked.solution, true_found)
+    outcome["silent_wrong"] = (checked.solution is not None and not outcome["true_solution"]
+                               and outcome["questions"] == 0)
     outcome["seconds"] = time.perf_counter() - read_start
     outcome["total_seconds"] = time.perf_counter() - started
     return outcome
@@ -157,6 +166,14 @@ def report_tier(tier: str, outcomes: list[dict]) -> None:
           f"   {'ok' if share('edges') >= target_edges else 'MISSED'}")
     print(f"  edges right          {edge_rate:7.2%}")
     print(f"  solved correctly     {share('solved'):7.1%}")
+    read = [o for o in outcomes if "questions" in o]
+    if read:
+        questions = np.array([o["questions"] for o in read])
+        unasked = sum(o["true_solution"] and o["questions"] == 0 for o in read) / n
+        print(f"  true solution, no question asked {unasked:7.1%}   (review target on hard: 99%)")
+        print(f"  questions per photo  median {np.median(questions):.0f}, 95th percentile "
+              f"{np.percentile(questions, 95):.0f}, most {questions.max()}")
+        print(f"  wrong solution given with no question  {sum(o['silent_wrong'] for o in read)} of {n} photos")
     chosen = [o["right_set"] for o in outcomes if o["right_set"] is not None]
     if chosen:
         print(f"  right template set   {sum(chosen) / len(chosen):7.1%} of {len(chosen)} seed-puzzle photos")

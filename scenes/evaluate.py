@@ -111,3 +111,14 @@ def in_truth_numbers(labels: np.ndarray, motif_names: dict[int, str], truth: dic
     signs = np.sign(labels)
     return signs * np.array([mapping.get(abs(int(v)), 10**6 + abs(int(v))) for v in np.ravel(labels)]).reshape(
         np.shape(labels))
+
+
+def arrangement_fits(solution, edges: np.ndarray) -> bool:
+    """Whether every inner seam of an arrangement (a Solution) joins two true halves of one motif, `edges` being
+    the true edges N E S W of the tiles it places, by tile id - 1."""
+    from ..solver.tiles import turn_edges
+
+    grid = [[turn_edges(tuple(int(v) for v in edges[p.tile - 1]), p.turns) for p in row] for row in solution.cells]
+    rows, cols = len(grid), len(grid[0])
+    return all((c + 1 >= cols or grid[r][c][1] + grid[r][c + 1][3] == 0) and
+               (r + 1 >= rows or grid[r][c][2] + grid[r + 1][c][0] == 0) for r in range(rows) for c in range(cols))
