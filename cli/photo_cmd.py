@@ -107,7 +107,8 @@ def photo_command(options: PhotoOptions) -> ExitCode:
             answers = review(puzzle, reading, doubtful, fixed, photo, halves, annotate_target or scratch_path(photo_path))
             if answers:
                 fixed = repair_reading(edge_posteriors_of(reading, answers), rows, cols)
-                puzzle = report_repair(fixed, puzzle_of(reading.labels, names, photo_path), names, photo_path)
+                puzzle = report_repair(fixed, puzzle_of(reading.labels, names, photo_path), names, photo_path,
+                                       answered=True)
         elif doubtful and not options.yes:
             if tiles_target is not None:
                 save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how})", tiles_target)
@@ -152,13 +153,16 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     return ExitCode.SOLVED
 
 
-def report_repair(fixed, puzzle: Puzzle, names: dict[int, str], photo_path: str) -> Puzzle:
+def report_repair(fixed, puzzle: Puzzle, names: dict[int, str], photo_path: str, answered: bool = False) -> Puzzle:
     """The puzzle as repaired, after saying which edges were read otherwise; as read when nothing was changed."""
     if fixed.solution is None or not fixed.changes:
         return puzzle
-    say(f"the tiles as read have no solution; {len(fixed.changes)} edge(s) read differently make one:")
+    if answered:
+        say(f"with your answers, {len(fixed.changes)} edge(s) are taken otherwise than first read:")
+    else:
+        say(f"the tiles as read have no solution; {len(fixed.changes)} edge(s) read differently make one:")
     for change in fixed.changes:
-        say(f"  {change.describe(puzzle.label)} — needed for the solution")
+        say(f"  {change.describe(puzzle.label)}" + ("" if answered else " — needed for the solution"))
     return puzzle_of(np.array(fixed.edges), names, photo_path)
 
 
