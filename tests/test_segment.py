@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.errors import WrongTileCount
 from photosolve.vision.load import load_photo, photo_from_array
-from photosolve.vision.segment import find_tiles
+from photosolve.vision.segment import find_tiles, fit_seams, seam_line
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
 
@@ -28,8 +29,7 @@ def found_where_the_truth_says(scene, tolerance: float) -> None:
     assert score.worst_corner < tolerance, f"worst corner off by {score.worst_corner:.3f} of a side"
 
 
-# Each case was checked to be found exactly by the current segmentation; the tolerance (of a side) leaves room
-# for the printed frame near a touching tile's edge, which the seam search may take for the seam.
+# Each case was checked to be found exactly by the current segmentation.
 @pytest.mark.parametrize("puzzle, seed, tier, layout", [
     ("dogs", 0, "easy", "scattered"),
     ("insects", 1, "easy", "grid"),
@@ -52,6 +52,63 @@ def test_tiles_found_within_a_few_percent_of_a_side(puzzle, seed, tier, layout):
 ])
 def test_lone_tiles_traced_to_where_their_faces_end(puzzle, seed, tier, layout):
     found_where_the_truth_says(scene_of(puzzle, seed, tier, layout), 0.04)
+
+
+# Touching tiles whose shared sides the edge search put on a printed frame line, 2-4% of a side off: put on the
+# seam midway between the two faces, every side lies within 1% of a side of the truth (half the gap between tiles).
+@pytest.mark.parametrize("puzzle, seed, tier, layout", [
+    ("insects", 1, "medium", "touching"),
+    ("random:5", 5, "medium", "solved"),
+    ("cats", 3, "easy", "solved"),
+])
+def test_touching_tiles_share_the_seam_between_them(puzzle, seed, tier, layout):
+    found_where_the_truth_says(scene_of(puzzle, seed, tier, layout), 0.02)
+
+
+TABLE, FACE, INK = (120, 80, 40), (235, 235, 225), (40, 40, 40)
+SEAM = 400  # x of the seam between the two tiles below
+LEFT = np.array([[100, 100], [SEAM, 100], [SEAM, 400], [100, 400]], dtype=float)  # clockwise on screen, side 300
+RIGHT = LEFT + [300, 0]
+
+
+def two_tiles(gap: int, frame: int | None) -> np.ndarray:
+    """Two square tiles side by side on a table, `gap` pixels apart about x = SEAM, with a dark seam between them
+    when they touch, and a printed frame line `frame` pixels inside each tile's edge (or none)."""
+    image = np.full((500, 800, 3), TABLE, np.uint8)
+    left_edge, right_edge = SEAM - gap // 2, SEAM + (gap + 1) // 2
+    image[100:400, 100:left_edge] = FACE
+    image[100:400, right_edge:700] = FACE
+    if gap == 0:
+        image[100:400, SEAM - 1:SEAM + 2] = INK
+    if frame is not None:
+        image[100:400, left_edge - frame - 1:left_edge - frame + 1] = INK
+        image[100:400, right_edge + frame - 1:right_edge + frame + 1] = INK
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def x_at(line: np.ndarray, y: float) -> float:
+    a, b, c = line
+    return -(b * y + c) / a
+
+
+@pytest.mark.parametrize("frame", [None, 6])
+def test_the_seam_lies_midway_between_the_faces(frame):
+    # The edge search put the left tile's side 8 px past the seam and the right tile's side 10 px short of it.
+    seam = seam_line(LEFT + [[0, 0], [8, 0], [8, 0], [0, 0]], 1, RIGHT + [[-10, 0], [0, 0], [0, 0], [-10, 0]], 3,
+                     two_tiles(0, frame))
+    assert seam is not None
+    assert abs(x_at(seam, 130) - SEAM) < 1 and abs(x_at(seam, 370) - SEAM) < 1
+
+
+def test_both_tiles_take_the_one_seam():
+    left, right = fit_seams([LEFT + [[0, 0], [8, 0], [8, 0], [0, 0]], RIGHT], two_tiles(0, 6))
+    assert np.allclose(left[1:3], right[[0, 3]], atol=0.5)
+    assert np.allclose(left[1:3, 0], SEAM, atol=1)
+
+
+def test_a_gap_showing_the_table_is_no_seam():
+    # 15 px (5% of a side) of table between the tiles: each tile's edge is its own, not the gap's middle.
+    assert seam_line(LEFT, 1, RIGHT, 3, two_tiles(15, None)) is None
 
 
 def test_a_tile_cut_off_by_the_frame_is_a_count_error():
