@@ -18,9 +18,10 @@ from collections import defaultdict
 import numpy as np
 
 from photosolve.scenes.artwork import PUZZLE_ARTWORK, random_artwork
-from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, pair_tiles, renaming, score_reading
+from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, listed_puzzle, pair_tiles, renaming,
+                                        score_reading)
 from photosolve.scenes.scene import make_scene
-from photosolve.solver import Puzzle, solve, turn_edges
+from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
@@ -30,13 +31,6 @@ from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors
 from photosolve.vision.selflabel import SELF_READ_NAME
 
 TARGETS = {"easy": (1.00, 1.00), "medium": (1.00, 0.99), "hard": (0.99, 0.95)}  # tiles exact, every edge right
-
-
-def listed_puzzle(truth: dict) -> Puzzle:
-    """The puzzle's tile list back from a scene's truth (each tile as seen, turned back)."""
-    tiles = sorted(truth["tiles"], key=lambda t: t["id"])
-    return Puzzle.from_edges([turn_edges(tuple(t["edges"]), -t["turns"]) for t in tiles],
-                             {int(k): v for k, v in truth["motifs"].items()})
 
 
 def random_case(seed: int, tier: str):

@@ -122,3 +122,12 @@ def arrangement_fits(solution, edges: np.ndarray) -> bool:
     rows, cols = len(grid), len(grid[0])
     return all((c + 1 >= cols or grid[r][c][1] + grid[r][c + 1][3] == 0) and
                (r + 1 >= rows or grid[r][c][2] + grid[r + 1][c][0] == 0) for r in range(rows) for c in range(cols))
+
+
+def listed_puzzle(truth: dict):
+    """The puzzle's tile list back from a scene's truth: each tile as seen, turned back, in the order of its id."""
+    from ..solver.tiles import Puzzle, turn_edges
+
+    tiles = sorted(truth["tiles"], key=lambda t: t["id"])
+    return Puzzle.from_edges([turn_edges(tuple(t["edges"]), -t["turns"]) for t in tiles],
+                             {int(k): v for k, v in truth.get("motifs", {}).items()})

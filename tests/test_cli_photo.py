@@ -13,7 +13,8 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from photosolve.cli.main import app, with_default_command
-from photosolve.scenes.evaluate import edges_right_up_to_renaming, in_truth_numbers, pair_tiles
+from photosolve.scenes.artwork import random_artwork
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, in_truth_numbers, listed_puzzle, pair_tiles
 from photosolve.scenes.scene import make_scene, save_scene
 from photosolve.solver import turn_edges
 from photosolve.vision.features import white_balanced
@@ -36,6 +37,13 @@ def dogs_photo(tmp_path_factory) -> tuple[Path, dict]:
     scene = make_scene("dogs", 31, tier="easy", layout="scattered", size=SIZE)
     save_scene(scene, folder / "dogs.jpg")
     return folder / "dogs.jpg", scene.truth
+
+
+def photograph_again(scene, seed: int, art, path: Path):
+    """Another photo (a grid this time) of the puzzle in `scene`, drawn with the same artwork, saved at `path`."""
+    again = make_scene(listed_puzzle(scene.truth), seed, tier="easy", layout="grid", art=art, size=SIZE)
+    save_scene(again, path)
+    return again
 
 
 def read_edges_in_truth_order(document: dict, truth: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -131,13 +139,7 @@ def test_learn_then_read_another_photo_of_the_same_puzzle(tmp_path):
                   "-o", str(tmp_path / "set"))
     assert learned.exit_code == 0, learned.stderr
     assert (tmp_path / "set" / "manifest.json").is_file() and (tmp_path / "set" / "halves.png").is_file()
-    from photosolve.scenes.artwork import random_artwork
-    from photosolve.solver import Puzzle
-
-    puzzle = Puzzle.from_edges([turn_edges(tuple(t["edges"]), -t["turns"])
-                                for t in sorted(first.truth["tiles"], key=lambda t: t["id"])])
-    second = make_scene(puzzle, 9, tier="easy", layout="grid", art=random_artwork(5, 8), size=SIZE)
-    save_scene(second, tmp_path / "second.jpg")
+    second = photograph_again(first, 9, random_artwork(5, 8), tmp_path / "second.jpg")
     result = run(str(tmp_path / "second.jpg"), "--templates", str(tmp_path / "set"), "--json")
     assert result.exit_code == 0, result.stderr
     read, true = read_edges_in_truth_order(json.loads(result.stdout), second.truth)
@@ -249,13 +251,7 @@ def test_a_puzzle_read_on_its_own_is_saved_as_templates_for_the_next_photo(tmp_p
     assert saved.exit_code == 0, saved.stderr
     assert "written to" in saved.stderr and (tmp_path / "set" / "manifest.json").is_file()
     names = json.loads(saved.stdout)["motifs"]
-    from photosolve.scenes.artwork import random_artwork
-    from photosolve.solver import Puzzle
-
-    puzzle = Puzzle.from_edges([turn_edges(tuple(t["edges"]), -t["turns"])
-                                for t in sorted(first.truth["tiles"], key=lambda t: t["id"])])
-    second = make_scene(puzzle, 22, tier="easy", layout="grid", art=random_artwork(4, 21), size=SIZE)
-    save_scene(second, tmp_path / "second.jpg")
+    second = photograph_again(first, 22, random_artwork(4, 21), tmp_path / "second.jpg")
     result = run(str(tmp_path / "second.jpg"), "--templates", str(tmp_path / "set"), "--json")
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
