@@ -34,7 +34,7 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
     from photosolve.solver import Puzzle, solve
     from photosolve.vision.features import band_features, white_bands
     from photosolve.vision.load import load_photo
-    from photosolve.vision.pipeline import choose_templates, read_edges, Halves
+    from photosolve.vision.pipeline import Halves, read_photo_edges
     from photosolve.vision.rectify import rectify_all
     from photosolve.vision.render import solved_board
     from photosolve.vision.segment import find_tiles
@@ -55,8 +55,8 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
             bands = timed("cut halves", lambda: white_bands(squares))
             features = timed("describe halves", lambda: band_features(bands))
             halves = Halves(quads, squares, bands, features)
-            chosen, _ = timed("choose templates", lambda: choose_templates(features, None))
-            reading = timed("classify", lambda: read_edges(halves, chosen))
+            read = timed("choose templates and classify", lambda: read_photo_edges(halves, None, 3, 3))
+            reading = read.reading
             puzzle = Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels])
             result = timed("solve", lambda: solve(puzzle, 3, 3))
             if result.solutions:

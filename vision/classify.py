@@ -54,12 +54,6 @@ def nearest_per_label(squared: np.ndarray, example_labels: np.ndarray, candidate
     return result
 
 
-def label_distances(features: np.ndarray, examples: np.ndarray, example_labels: np.ndarray,
-                    candidates: np.ndarray) -> np.ndarray:
-    """For each half (N x F), the distance to the nearest example of each candidate label: N x labels."""
-    return nearest_per_label(squared_distances(features, examples), example_labels, candidates)
-
-
 def softmax_width(examples: np.ndarray, labels: np.ndarray) -> float:
     """A distance scale from the set itself: the typical distance from an example to its nearest same-label one."""
     squared = squared_distances(examples, examples)
@@ -212,11 +206,3 @@ def reading_from(posterior: np.ndarray, candidates: np.ndarray, templates: str =
     return Reading(labels=candidates[best], probabilities=take(best), runner_up=candidates[second],
                    runner_up_probabilities=take(second), candidates=candidates, posterior=posterior,
                    templates=templates)
-
-
-def fit_score(features: np.ndarray, templates: TemplateSet) -> float:
-    """How well a template set explains a photo's halves: mean distance to the nearest example, in set widths."""
-    flat = features.reshape(-1, features.shape[-1])
-    examples = templates.features
-    width = softmax_width(examples, templates.labels)
-    return float(np.mean(np.sqrt(squared_distances(flat, examples).min(axis=1))) / max(width, 1e-6))

@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from .classify import Reading, list_forcing, read_halves
-from .errors import TemplateError
 from .features import band_features, white_bands
 from .rectify import rectify_all
 from .segment import find_tiles
@@ -75,16 +73,6 @@ def rank_bundled(features: np.ndarray) -> list[tuple[str, float]]:
     """Every bundled set with how well it fits the photo's halves, best first (lower is better)."""
     return sorted(((name, set_fit(features, load_templates(name))) for name in bundled_names()),
                   key=lambda item: item[1])
-
-
-def choose_templates(features: np.ndarray, wanted: str | Path | None) -> tuple[TemplateSet, list[tuple[str, float]]]:
-    """The template set asked for, or the bundled set that fits the photo's halves best, with every set's fit."""
-    if wanted is not None:
-        return load_templates(wanted), []
-    fits = rank_bundled(features)
-    if not fits:
-        raise TemplateError("no template sets are installed: give one with --templates DIR")
-    return load_templates(fits[0][0]), fits
 
 
 def read_edges(halves: Halves, templates: TemplateSet) -> Reading:
