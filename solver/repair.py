@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, replace
 
 from .search import OPPOSITE, STEP, Placement, Solution, _fill_order
-from .tiles import SIDES
 
 FLOOR = 1e-6  # no label is impossible: the smallest probability a label is given
 CHANGE_PRICE = 0.05  # log units per changed edge: of two equally likely repairs, the one changing fewer edges
@@ -206,4 +205,4 @@ def _reading_of(posteriors, assignment, cells, needs, pair, cost, nodes, started
     return Repair(solution, edges, tuple(changes), cost, nodes, time.perf_counter() - started, exhaustive)
 
 
-__all__ = ["EdgeChange", "Repair", "repair", "seam_cost", "SIDES"]
+__all__ = ["EdgeChange", "Repair", "repair", "seam_cost"]
