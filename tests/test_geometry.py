@@ -8,7 +8,7 @@ import pytest
 
 from photosolve.vision.geometry import (apply_homography, fit_line, intersect, north_first, order_clockwise,
                                         quad_area, quad_from_lines, robust_line, square_homography)
-from photosolve.vision.segment import densify, fit_quad, grid_shape
+from photosolve.vision.outlines import densify, fit_quad, grid_shape
 
 
 def square(center=(200.0, 150.0), side=100.0, degrees=0.0) -> np.ndarray:

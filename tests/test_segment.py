@@ -12,7 +12,8 @@ from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.errors import WrongTileCount
 from photosolve.vision.load import load_photo, photo_from_array
-from photosolve.vision.segment import find_tiles, fit_seams, seam_line
+from photosolve.vision.seams import fit_seams, seam_line
+from photosolve.vision.segment import find_tiles
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
 

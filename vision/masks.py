@@ -1,0 +1,75 @@
+"""Masks of where tiles may be: likeness to the tiles' face colour, and regions walled in by edges."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+LAB_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)  # shading changes lightness far more than hue
+EDGE_INSET = 0.025  # how far inside its outline a face region walled in by edges ends (a printed frame, blur)
+FACE_THRESHOLDS = (1.0, 0.6, 0.4)  # of the Otsu threshold on likeness to the face colour, loosest first
+
+
+def main_colours(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The six main colours (Lab) of the photo's middle and the share of pixels each holds."""
+    height, width = lab.shape[:2]
+    middle = lab[height // 6: 5 * height // 6, width // 6: 5 * width // 6].reshape(-1, 3)
+    middle = np.ascontiguousarray(middle[:: max(1, len(middle) // 20000)])  # 20k samples settle six colours
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(7)
+    _, labels, centers = cv2.kmeans(middle, 6, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    return centers, np.bincount(labels.ravel(), minlength=6) / len(labels)
+
+
+def face_colour(lab: np.ndarray) -> np.ndarray:
+    """The tiles' face colour (Lab): the lightest, least coloured of the main colours in the photo's middle."""
+    centers, share = main_colours(lab)
+    chroma = np.hypot(centers[:, 1] - 128, centers[:, 2] - 128)
+    score = centers[:, 0] - 2.0 * chroma
+    score[share < 0.08] = -np.inf
+    return centers[int(np.argmax(score))]
+
+
+def face_masks(likeness: np.ndarray):
+    """Masks of the face colour (uint8 0/255, specks removed), from the loosest likely one to stricter ones.
+
+    The loosest threshold splits the photo's likeness to the face colour in two (Otsu); a pale table falls under
+    it too, and then only a stricter one tells the table from the faces.
+    """
+    level, _ = cv2.threshold(np.clip(likeness * 4, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold = min(max(level / 4, 8.0), 30.0)
+    for factor in FACE_THRESHOLDS:
+        mask = (likeness < max(threshold * factor, 4.0)).astype(np.uint8) * 255
+        yield cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def enclosed_masks(lightness: np.ndarray):
+    """Masks of the regions that edges enclose and that look like a tile's face: bright, square, solid enough.
+
+    Used when no face-colour mask gives the tiles (a pale table, a face colour shared with the table): a tile's
+    face is walled in by its own outline (and a printed frame) whatever the colours are. The regions stop short
+    of the outline, so each is grown by EDGE_INSET of its side before the sides are snapped to their edges.
+    """
+    smooth = cv2.GaussianBlur(lightness.astype(np.uint8), (5, 5), 0)
+    # Thin walls first; then thicker ones, which close the gaps a faint outline leaves.
+    for low, high, wall in ((20, 50, 3), (20, 50, 5)):
+        walls = cv2.dilate(cv2.Canny(smooth, low, high), np.ones((wall, wall), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats((walls == 0).astype(np.uint8), connectivity=4)
+        height, width = lightness.shape
+        mask = np.zeros((height, width), np.uint8)
+        for i in range(1, count):
+            x, y, w, h, area = stats[i]
+            if area < 0.002 * height * width or area > 0.2 * height * width:
+                continue
+            if x == 0 or y == 0 or x + w >= width or y + h >= height:
+                continue
+            points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == i))[:, ::-1] + (x, y)
+            hull = cv2.convexHull(points.astype(np.int32))
+            (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
+            # A face: its hull mostly fills its bounding rectangle (a tilted camera makes it a trapezoid), not too
+            # long, and the motifs leave much of it.
+            if cv2.contourArea(hull) < 0.75 * rw * rh or max(rw, rh) > 1.7 * min(rw, rh) or area < 0.4 * rw * rh:
+                continue
+            grow = EDGE_INSET * (rw + rh) / 2
+            box = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
+            cv2.fillConvexPoly(mask, np.rint(box).astype(np.int32), 255)
+        yield mask

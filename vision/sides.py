@@ -1,0 +1,115 @@
+"""A tile's sides put on the strongest straight edges near them, and how well a quad's sides lie on edges."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .geometry import apply_homography, line_through, quad_from_lines
+
+CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
+MARGIN = 16  # pixels kept around the rectified tile, room for the side search
+REACH_LONE = 0.02  # how far (of a side) a lone tile's side may lie from its outline in the face mask
+REACH_BLOCK = 0.045  # how far a side of a tile split from a block may lie from the grid's estimate
+
+
+def order_screen_clockwise(points: np.ndarray) -> np.ndarray:
+    offset = points - points.mean(axis=0)
+    return points[np.argsort(np.arctan2(offset[:, 1], offset[:, 0]))]
+
+
+def rectified(image: np.ndarray, quad: np.ndarray, width: int, height: int, margin: int) -> tuple[np.ndarray, np.ndarray]:
+    """The quad's neighbourhood warped so the quad fills [margin, margin + width] x [margin, margin + height];
+    also the homography taking those pixels back to the image."""
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32) + margin
+    to_canvas = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    size = (width + 2 * margin, height + 2 * margin)
+    canvas = cv2.warpPerspective(image, to_canvas, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return canvas, np.linalg.inv(to_canvas)
+
+
+def edge_strength(canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How strongly each pixel changes across x and across y, summed over the colour channels."""
+    across_x = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 1, 0, ksize=3))
+    across_y = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 0, 1, ksize=3))
+    if across_x.ndim == 3:
+        across_x, across_y = across_x.sum(axis=2), across_y.sum(axis=2)
+    return across_x, across_y
+
+
+def refine_quad(quad: np.ndarray, image: np.ndarray, reach: float) -> np.ndarray:
+    """The quad with each side moved to the tile's own edge near it: the strongest straight edge within reach.
+
+    The tile is rectified (CELL pixels a side); each side is searched as a line free at both ends within `reach`
+    (of a side) of where it was thought to be.
+    """
+    corners = order_screen_clockwise(quad)
+    canvas, from_canvas = rectified(image, corners, CELL, CELL, MARGIN)
+    across_x, across_y = edge_strength(canvas)
+    lines = []
+    for side, (strength, base, outward) in enumerate([(across_y, MARGIN, -1), (across_x, MARGIN + CELL, 1),
+                                                      (across_y, MARGIN + CELL, 1), (across_x, MARGIN, -1)]):
+        start, end = side_offsets(strength if side % 2 else strength.T, base, outward, reach)
+        # Side 0 runs along x at y = base, side 1 along y at x = base, and so on: points back in canvas (x, y).
+        ends = [(MARGIN, base + outward * start), (MARGIN + CELL, base + outward * end)]
+        if side % 2:
+            ends = [(y, x) for x, y in ends]
+        lines.append(line_through(*apply_homography(from_canvas, np.array(ends, dtype=np.float64))))
+    try:
+        refined = quad_from_lines(lines)  # corner i is where side i-1 meets side i: W/N, N/E, E/S, S/W
+    except ValueError:
+        return corners
+    side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    # Each side moved at most `reach`, so a corner that moved far means nearly parallel neighbouring sides.
+    return refined if np.max(np.linalg.norm(refined - corners, axis=1)) < 3 * reach * side else corners
+
+
+def side_offsets(strength: np.ndarray, base: int, outward: int, reach: float) -> tuple[float, float]:
+    """Outward offsets, at the side's start and end, of the tile's own edge near the line `base` of `strength`.
+
+    `strength` is indexed [along the side, across it]. Every line from offset a at the start to offset b at the
+    end within reach is scored by its edge strength along it (the rounded corners left out); the strongest is the
+    face's edge.
+    """
+    reach = max(1, int(round(reach * CELL)))
+    offsets = np.arange(-reach, reach + 1)
+    t = np.linspace(0.1, 0.9, 48)
+    along = np.rint(MARGIN + t * CELL).astype(int)
+    a, b = np.meshgrid(offsets, offsets, indexing="ij")
+    across = base + outward * (a[..., None] + (b - a)[..., None] * t)  # (a, b, samples)
+    across = np.clip(np.rint(across).astype(int), 0, strength.shape[1] - 1)
+    # A tile's edge runs its whole length; a motif's straight stretch only part of it: score by the weaker half.
+    values = np.sort(strength[along, across], axis=2)
+    score = values[..., : values.shape[2] // 2].mean(axis=2)
+    # Lines far from the rough side, or turned from it, are trusted a little less, so a printed frame, a motif's
+    # straight stretch or a neighbour's edge does not win by a hair.
+    score = score * (1 - 0.25 * ((a + b) / (2 * reach)) ** 2 - 0.5 * ((b - a) / (2 * reach)) ** 2)
+    # Profile over the line's mean offset (half-pixel steps), each taking its best slope, for a sub-pixel peak.
+    middle = (a + b + 2 * reach).ravel()
+    profile = np.full(4 * reach + 1, -np.inf)
+    np.maximum.at(profile, middle, score.ravel())
+    pick = int(np.argmax(profile))
+    flat = np.flatnonzero(middle == pick)
+    k = flat[int(np.argmax(score.ravel()[flat]))]
+    start, end = float(a.ravel()[k]), float(b.ravel()[k])
+    if 0 < pick < len(profile) - 1:  # sub-pixel: a parabola through the peak and its neighbours
+        left, centre, right = profile[pick - 1], profile[pick], profile[pick + 1]
+        curve = left - 2 * centre + right
+        if curve < 0:
+            shift = 0.5 * (left - right) / curve * 0.5
+            start, end = start + shift, end + shift
+    return start, end
+
+
+def edge_support(quad: np.ndarray, image: np.ndarray) -> float:
+    """How well a quad's sides lie on edges: the weakest side's edge strength along its weaker half, relative to
+    the strength just inside the tile (so a faint photo's tiles count as much as a crisp one's)."""
+    corners = order_screen_clockwise(quad)
+    canvas, _ = rectified(image, corners, CELL, CELL, MARGIN)
+    across_x, across_y = edge_strength(canvas)
+    along = np.rint(MARGIN + np.linspace(0.1, 0.9, 48) * CELL).astype(int)
+    near, far = MARGIN, MARGIN + CELL
+    sides = [across_y[near - 2:near + 3, along].max(axis=0), across_x[along, far - 2:far + 3].max(axis=1),
+             across_y[far - 2:far + 3, along].max(axis=0), across_x[along, near - 2:near + 3].max(axis=1)]
+    weaker_halves = [np.sort(side)[: len(side) // 2].mean() for side in sides]
+    inside = np.median(across_x[MARGIN + 8:MARGIN + CELL - 8, MARGIN + 8:MARGIN + CELL - 8]) + 1.0
+    return float(min(weaker_halves) / inside)
