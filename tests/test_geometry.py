@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from photosolve.vision.geometry import (apply_homography, fit_line, intersect, north_first, order_clockwise,
                                         quad_area, quad_from_lines, robust_line, square_homography)
 from photosolve.vision.outlines import densify, fit_quad, grid_shape
+from photosolve.vision.squaring import square_on_side
 
 
 def square(center=(200.0, 150.0), side=100.0, degrees=0.0) -> np.ndarray:
@@ -105,3 +107,15 @@ def test_grid_shape_from_aspect_ratio():
     wide = np.array([[0, 0], [400, 0], [400, 200], [0, 200]], dtype=float)
     assert grid_shape(8, wide) == (2, 4)
     assert grid_shape(9, square(side=300)) == (3, 3)
+
+
+def test_a_square_stands_on_each_side_of_an_outline():
+    # An outline that lost its right part: the square on its left side (side 3, running up) is the whole tile.
+    cut = np.array([[0.0, 0.0], [60.0, 0.0], [60.0, 100.0], [0.0, 100.0]])
+    assert np.allclose(square_on_side(cut, 3), [[0, 0], [100, 0], [100, 100], [0, 100]])
+    for side in range(4):
+        square = square_on_side(cut, side)
+        lengths = np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1)
+        assert np.allclose(lengths, lengths[0])
+        assert np.allclose(square[side], cut[side]) and np.allclose(square[(side + 1) % 4], cut[(side + 1) % 4])
+        assert cv2.pointPolygonTest(square.astype(np.float32), (30.0, 50.0), False) >= 0  # it reaches inward

@@ -1,10 +1,12 @@
 """Real camera photos from ../shared/realphotos (not part of the project; skipped cleanly without them)."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -54,6 +56,19 @@ def test_turtle_grids_split_into_nine_tiles(name):
     for row in range(3):
         sides = [q.side for q in quads[3 * row:3 * row + 3]]
         assert max(sides) / min(sides) < 1.05
+
+
+def test_white_tiles_on_a_white_desk_are_found():
+    # Neither the face colour (the desk is as white) nor walled-in regions (glare, motifs on every edge) find
+    # these tiles; what differs from the desk's colours along the photo's border does.
+    quads = cut_halves(load_photo(REAL / "SkiierExample.jpg"), 9).quads
+    assert len(quads) == 9
+    rows = [quads[3 * row:3 * row + 3] for row in range(3)]
+    for upper, lower in zip(rows, rows[1:]):
+        assert max(q.center[1] for q in upper) < min(q.center[1] for q in lower)
+    for first, second in itertools.combinations(quads, 2):
+        overlap, _ = cv2.intersectConvexConvex(first.corners.astype(np.float32), second.corners.astype(np.float32))
+        assert overlap < 0.01 * first.side**2
 
 
 def test_turtles_learned_from_the_board_read_the_solved_photo():

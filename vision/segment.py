@@ -13,6 +13,7 @@ import itertools
 import cv2
 import numpy as np
 
+from .background import background_masks
 from .errors import WrongTileCount
 from .geometry import north_first, rescale_points
 from .masks import FACE_THRESHOLDS, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
@@ -20,6 +21,7 @@ from .outlines import plausible, rough_quads, tile_components
 from .seams import fit_seams
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 from .snap import open_sides, snap_to_face
+from .squaring import best_square
 from .types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -42,7 +44,7 @@ def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
     counts, best, best_support = [], None, -np.inf
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
-    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness))
+    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness), background_masks(lab))
     for number, mask in enumerate(readings):
         if number == len(FACE_THRESHOLDS) and best_support >= CONVINCING:
             break  # the face colour found tiles with clear outlines: no need to look for walled-in regions
@@ -53,7 +55,12 @@ def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
             continue
         for quad, lone in rough:
             key = (lone, *np.rint(quad / 2).astype(int).ravel())
-            if key not in refined:
+            if key in refined:
+                continue
+            if lone and number >= len(FACE_THRESHOLDS):
+                # Masks other than the face colour's often eat a strip of a tile: it is rebuilt as a square.
+                refined[key] = best_square(quad, edges_image, REACH_LONE)
+            else:
                 tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
                 refined[key] = (tile, edge_support(tile, edges_image))
         tiles = [refined[(lone, *np.rint(quad / 2).astype(int).ravel())] for quad, lone in rough]

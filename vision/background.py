@@ -1,0 +1,68 @@
+"""Masks of what differs from the photo's background: for tiles whose face is close to the table's colour.
+
+The face-colour masks fail when the table is as pale as the faces (white tiles on a white desk): the lightest
+colour in the photo is then the table's. But the table is what the photo's border shows, and tiles lie inside
+it: whatever differs from every colour along the border, even a little (a cool white on a warm one, motifs on
+both), is a tile or something else on the table. Motif pieces that happen to be a border colour leave holes,
+which are filled.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .masks import LAB_WEIGHTS
+
+BORDER = 0.03  # of the photo's longer side: the ring along the border whose colours are the background's
+BORDER_COLOURS = 8  # a table, its grain or stripes, and things lying on it at the border
+DIFFERENCE_THRESHOLDS = (6.0, 8.0, 11.0)  # weighted Lab distance from the nearest border colour, loosest first
+CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far narrower than a gap between tiles
+OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
+
+
+def background_masks(lab: np.ndarray):
+    """Masks (uint8 0/255) of the pixels that differ from every main colour of the photo's border, from the
+    loosest threshold to stricter ones."""
+    difference = distance_from_border_colours(lab)
+    # A median settles the table's grain and the JPEG noise without rounding a tile's corners much.
+    difference = cv2.medianBlur(np.clip(difference * 4, 0, 255).astype(np.uint8), 5) / 4.0
+    closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+                        for size in (odd_size(CLOSE, lab), odd_size(OPEN, lab)))
+    for threshold in DIFFERENCE_THRESHOLDS:
+        mask = cv2.morphologyEx((difference > threshold).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
+        yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
+
+
+def odd_size(fraction: float, image: np.ndarray) -> int:
+    """An odd kernel size, at least 3, of `fraction` of the image's longer side."""
+    return max(3, int(round(fraction * max(image.shape[:2]))) | 1)
+
+
+def filled(mask: np.ndarray) -> np.ndarray:
+    """The mask with every hole filled: motif pieces of a border colour leave holes in a tile."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    solid = np.zeros_like(mask)
+    cv2.drawContours(solid, contours, -1, 255, thickness=cv2.FILLED)
+    return solid
+
+
+def border_colours(lab: np.ndarray) -> np.ndarray:
+    """The main colours (Lab) of a ring along the photo's border."""
+    height, width = lab.shape[:2]
+    ring = max(4, int(round(BORDER * max(height, width))))
+    pixels = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3),
+                             lab[ring:-ring, :ring].reshape(-1, 3), lab[ring:-ring, -ring:].reshape(-1, 3)])
+    pixels = np.ascontiguousarray(pixels[:: max(1, len(pixels) // 20000)], dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(7)
+    _, _, centres = cv2.kmeans(pixels, BORDER_COLOURS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    return centres
+
+
+def distance_from_border_colours(lab: np.ndarray) -> np.ndarray:
+    """Each pixel's weighted Lab distance from the nearest of the border's main colours."""
+    pixels = (lab * LAB_WEIGHTS).reshape(-1, 3)
+    colours = border_colours(lab) * LAB_WEIGHTS
+    # |p - c|^2 = |p|^2 - 2 p.c + |c|^2, for all colours at once: one matrix product instead of a pass per colour.
+    squared = np.einsum("ij,ij->i", pixels, pixels)[:, None] - 2 * pixels @ colours.T + (colours**2).sum(axis=1)
+    return np.sqrt(np.maximum(squared.min(axis=1), 0)).reshape(lab.shape[:2])
