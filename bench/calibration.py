@@ -21,7 +21,7 @@ import numpy as np
 import photosolve.vision.classify as classify
 from photosolve.cli.photo_cmd import DOUBT_MARGIN
 from photosolve.scenes.artwork import PUZZLE_ARTWORK
-from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, pair_tiles
+from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, true_edges_as_found
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
@@ -42,11 +42,7 @@ def read_case(seed: int, tier: str):
         halves = cut_halves(photo_from_array(scene.image), len(truth["tiles"]))
     except VisionError:
         return None
-    true_edges = np.zeros((len(halves.quads), 4), int)
-    for tile, found in zip(truth["tiles"], pair_tiles(np.array([q.center for q in halves.quads]), truth)):
-        if found is not None:
-            true_edges[found] = tile["edges"]
-    return halves, load_templates(kind), true_edges, truth
+    return halves, load_templates(kind), true_edges_as_found([q.corners for q in halves.quads], truth), truth
 
 
 def evaluate(cases: list, half: float, tile: float) -> dict:

@@ -18,8 +18,8 @@ from collections import defaultdict
 import numpy as np
 
 from photosolve.scenes.artwork import PUZZLE_ARTWORK, random_artwork
-from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, listed_puzzle, pair_tiles, renaming,
-                                        score_reading)
+from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, listed_puzzle, renaming, score_reading,
+                                        true_edges_as_found)
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
@@ -44,15 +44,6 @@ def random_case(seed: int, tier: str):
     halves = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
     templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"random{seed}")
     return scene, templates
-
-
-def true_edges_in_found_order(halves, truth: dict) -> np.ndarray:
-    """The true edges of each found tile (zeros where a tile was not paired with a true one)."""
-    edges = np.zeros((len(halves.quads), 4), int)
-    for tile, found in zip(truth["tiles"], pair_tiles(np.array([q.center for q in halves.quads]), truth)):
-        if found is not None:
-            edges[found] = tile["edges"]
-    return edges
 
 
 def run_case(seed: int, tier: str, calibration: list, never_seen: bool = False) -> dict:
@@ -83,26 +74,23 @@ def run_case(seed: int, tier: str, calibration: list, never_seen: bool = False) 
         reading = read_edges(halves, templates)
     # A set numbers motifs its own way: by name into the truth's numbers; a photo read on its own names them by
     # colour, so its numbers are mapped to the truth's by the renaming that agrees best.
+    true_found = true_edges_as_found([q.corners for q in halves.quads], truth)
     if templates.name == SELF_READ_NAME:
-        mapping = renaming(reading.labels, true_edges_in_found_order(halves, truth))
+        mapping = renaming(reading.labels, true_found)
         labels = np.vectorize(lambda v: mapping.get(int(v), 10**6))(reading.labels)
     else:
         labels = in_truth_numbers(reading.labels, templates.motif_names, truth)
     score = score_reading([q.corners for q in halves.quads], labels, truth)
     outcome.update(exact=score.all_tiles_exact, edges=score.all_edges_right, edges_right=score.edges_right)
-    centres = np.array([q.center for q in halves.quads])
-    for tile, found in zip(truth["tiles"], pair_tiles(centres, truth)):
-        if found is not None:
-            for side in range(4):
-                calibration.append((float(reading.probabilities[found, side]),
-                                    bool(labels[found, side] == tile["edges"][side])))
+    for found, side in zip(*np.nonzero(true_found)):
+        right = bool(labels[found, side] == true_found[found, side])
+        calibration.append((float(reading.probabilities[found, side]), right))
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]),
                    truth["rows"], truth["cols"], first=True)
     outcome["solved"] = bool(result.solutions) and score.all_edges_right
     # What `photosolve PHOTO` then does: repair, and ask about edges where a nearly as likely reading disagrees.
     checked = repair(edge_posteriors(reading), truth["rows"], truth["cols"], rival=True)
     outcome["questions"] = len(checked.doubtful(DOUBT_MARGIN))
-    true_found = true_edges_in_found_order(halves, truth)
     outcome["true_solution"] = checked.solution is not None and arrangement_fits(checked.solution, true_found)
     outcome["silent_wrong"] = (checked.solution is not None and not outcome["true_solution"]
                                and outcome["questions"] == 0)

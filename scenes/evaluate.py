@@ -1,7 +1,8 @@
 """Score what the photo pipeline found against a scene's ground truth: tiles located, edges read, board solved.
 
 Found tiles are paired with true tiles by their centres; a tile counts as found exactly when every corner lies
-within a small fraction of the tile's side of the true corner (the same corner order: W/N corner first).
+within a small fraction of the tile's side of the true corner. Which side is N is a convention that a tile turned
+near 45 degrees leaves open: found tiles are compared with the truth turned the way they were found.
 """
 from __future__ import annotations
 
@@ -47,6 +48,28 @@ def pair_tiles(centres: np.ndarray, truth: dict) -> list[int | None]:
     return pairs
 
 
+def turn_to_found(found: np.ndarray, true_corners: np.ndarray) -> int:
+    """Which true corner the found tile's first corner is (0-3): the turn of the true corners nearest the found.
+
+    A tile turned near 45 degrees has two sides about equally "up", and the found tile may name the other one N
+    than the truth does; it is found just as well, and its sides as read are the true sides turned by as much.
+    """
+    errors = [np.max(np.linalg.norm(np.asarray(found) - np.roll(true_corners, -k, axis=0), axis=1)) for k in range(4)]
+    return int(np.argmin(errors))
+
+
+def true_edges_as_found(corners: list[np.ndarray], truth: dict) -> np.ndarray:
+    """The true edges of each found tile (found x 4), N E S W as the found tile names its sides; zeros where a
+    found tile was not paired with a true one."""
+    centres = np.array([np.mean(c, axis=0) for c in corners]) if len(corners) else np.zeros((0, 2))
+    edges = np.zeros((len(corners), 4), int)
+    for tile, found in zip(truth["tiles"], pair_tiles(centres, truth)):
+        if found is not None:
+            turn = turn_to_found(corners[found], np.asarray(tile["corners"], dtype=float))
+            edges[found] = np.roll(tile["edges"], -turn)
+    return edges
+
+
 def score_reading(corners: list[np.ndarray], labels: np.ndarray | None, truth: dict) -> Score:
     """Compare found tile corners (each 4 x 2, W/N corner first) and read labels (tiles x 4, N E S W) with truth.
 
@@ -61,12 +84,14 @@ def score_reading(corners: list[np.ndarray], labels: np.ndarray | None, truth: d
         if found is None:
             continue
         true_corners = np.asarray(tile["corners"], dtype=float)
+        turn = turn_to_found(corners[found], true_corners)
+        true_corners, true_edges = np.roll(true_corners, -turn, axis=0), np.roll(tile["edges"], -turn)
         side = float(np.mean(np.linalg.norm(true_corners - np.roll(true_corners, -1, axis=0), axis=1)))
         error = float(np.max(np.linalg.norm(np.asarray(corners[found]) - true_corners, axis=1))) / side
         worst = max(worst, error)
         exact += error <= CORNER_TOLERANCE
         if labels is not None:
-            right += int(np.sum(np.asarray(labels[found]) == np.asarray(tile["edges"])))
+            right += int(np.sum(np.asarray(labels[found]) == true_edges))
     paired = [p for p in pairs if p is not None]
     return Score(tiles=len(truth["tiles"]), found=len(set(paired)), exact=exact, edges=4 * len(truth["tiles"]),
                  edges_right=right, worst_corner=worst)

@@ -12,6 +12,7 @@ import pytest
 
 from photosolve.solver import turn_edges
 from photosolve.solver.generate import planted_puzzle
+from photosolve.scenes.evaluate import score_reading, true_edges_as_found
 from photosolve.scenes.photograph import decode_jpeg
 from photosolve.scenes.scene import (LAYOUTS, TIERS, Conditions, convex_gap, make_scene, save_scene,
                                      tier_conditions)
@@ -186,3 +187,19 @@ def test_committed_samples_regenerate_bit_for_bit():
     for name in ("dogs", "insects", "nsa", "cats"):
         truth = json.loads((SAMPLES / f"{name}.truth.json").read_text())
         assert truth["puzzle"] == name and (SAMPLES / f"{name}.jpg").is_file()
+
+
+def test_a_tile_found_with_another_side_up_is_scored_turned():
+    # At 45 degrees either of two sides faces "most nearly up": a tile found naming the next side N is found
+    # exactly, and its edges as read are the true edges turned by one.
+    scene = make_scene("dogs", 3, tier="easy", layout="scattered")
+    tile = scene.truth["tiles"][0]
+    corners = [np.asarray(t["corners"], dtype=float) for t in scene.truth["tiles"]]
+    corners[0] = np.roll(corners[0], -1, axis=0)
+    labels = np.array([t["edges"] for t in scene.truth["tiles"]])
+    labels[0] = np.roll(tile["edges"], -1)
+    score = score_reading(corners, labels, scene.truth)
+    assert score.all_tiles_exact and score.all_edges_right
+    assert np.array_equal(true_edges_as_found(corners, scene.truth)[0], np.roll(tile["edges"], -1))
+    labels[0] = tile["edges"]  # the edges as the truth names them no longer fit the tile as found
+    assert not score_reading(corners, labels, scene.truth).all_edges_right
