@@ -21,7 +21,7 @@ from .outlines import plausible, rough_quads, tile_components
 from .seams import fit_seams
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 from .snap import open_sides, snap_to_face
-from .squaring import best_square
+from .squaring import squared_where_weak
 from .types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -55,15 +55,12 @@ def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
             continue
         for quad, lone in rough:
             key = (lone, *np.rint(quad / 2).astype(int).ravel())
-            if key in refined:
-                continue
-            if lone and number >= len(FACE_THRESHOLDS):
-                # Masks other than the face colour's often eat a strip of a tile: it is rebuilt as a square.
-                refined[key] = best_square(quad, edges_image, REACH_LONE)
-            else:
+            if key not in refined:
                 tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
                 refined[key] = (tile, edge_support(tile, edges_image))
         tiles = [refined[(lone, *np.rint(quad / 2).astype(int).ravel())] for quad, lone in rough]
+        if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
+            tiles = squared_where_weak(tiles, rough, edges_image)
         quads = [(tile, lone) for (tile, _), (_, lone) in zip(tiles, rough)]
         support = min(value for _, value in tiles)
         if support > best_support:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sides import edge_support, order_screen_clockwise, refine_quad
+from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 SQUARE = 1.06  # sides this close in length: the outline is a whole tile, seen at a slant at most
 CLEARLY = 1.5  # how many times better a square's edge support must be than the outline's
+WEAK = 0.5  # of the reading's typical tile's edge support: a tile this weakly outlined may have lost a strip
 
 
 def square_on_side(quad: np.ndarray, side: int) -> np.ndarray:
@@ -38,3 +39,12 @@ def best_square(quad: np.ndarray, image: np.ndarray, reach: float) -> tuple[np.n
     support[1:] /= CLEARLY
     best = int(np.argmax(support))
     return refined[best], float(support[best] * (CLEARLY if best else 1.0))
+
+
+def squared_where_weak(tiles: list[tuple[np.ndarray, float]], rough: list[tuple[np.ndarray, bool]],
+                       image: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """A reading's refined tiles with their edge support, each lone tile outlined far more weakly than the
+    reading's typical tile replaced by the best of its squares (best_square, from its rough outline)."""
+    typical = float(np.median([support for _, support in tiles]))
+    return [best_square(quad, image, REACH_LONE) if lone and support < WEAK * typical else (tile, support)
+            for (tile, support), (quad, lone) in zip(tiles, rough)]
