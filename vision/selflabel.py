@@ -1,12 +1,14 @@
-"""Read a puzzle never seen before: group the photo's own halves into motifs and their two halves, no templates.
+"""Read a puzzle never seen before: sort the photo's own halves into half-types and pair them into motifs.
 
-The two halves of one motif share its colours (a red beetle's head and tail are both red) but differ in shape
-(head against tail). So the halves are grouped by colour into M motifs (Ward's hierarchical clustering of
-colour histograms), and each motif's halves are split in two by shape. The number of motifs M is not known:
-too few merges two motifs, which still lets the tiles fit; too many splits one, which breaks seams. The solver
-decides: each M's reading is repaired (solver/repair.py), and the largest M whose reading is nearly consistent
-wins. Probabilities come from distances to each half-type's mean, as for template reads, so review and repair
-work the same.
+Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
+half-type: Ward's hierarchical clustering of their colours, colour layout and silhouette, cut where the
+merge height jumps. The two half-types of one motif share its colours (head and tail of the red beetle are
+both red) while each type differs in shape from the other, so the types are paired into motifs by colour
+affinity. Clustering types first, not motifs, keeps a motif whose head and tail differ in colour (a blue
+beetle with a dark shell and pale legs) from being split in two. The number of types is not known: cuts are
+taken sharpest first, and the first whose pairing joins like colours only and whose reading the tiles can be
+laid out with wins (the solver in the loop). Probabilities come from distances to each type's and each motif's
+mean, as for template reads, so review and repair work the same.
 """
 from __future__ import annotations
 
@@ -16,27 +18,44 @@ import cv2
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
+from ..solver import Puzzle, solve
 from ..solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
+from .features import THUMB, band_features
 from .rectify import territory
 from .templates import TemplateSet
 
 SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
-CONSISTENT = 3.0  # log units: a reading repaired for less than this counts as consistent
-TRIAL_NODES = 100_000  # a trial reading's repair is cut short here: about 0.2 s
-NEAR_EQUAL = 0.8  # a number of motifs whose colour jump is this close to the largest is also tried
+FALLBACK_BUDGET = 9.0  # log units: how far the repair looks when no reading fits as read
+FALLBACK_NODES = 100_000  # and where its search is cut short: about 0.2 s
+# Two types may be one motif's halves when their colours differ by at most this, in units of the typical squared
+# colour distance between two halves. Measured on generated photos: at most 0.4 for a motif's true halves;
+# wrong numbers of types force a pair of unlike colours (0.7-1.1).
+COHERENT = 0.6
+FALLBACK_TRIED = 3  # when no reading fits as read, how many of the sharpest coherent ones are repaired
+PAIRINGS_TRIED = 2  # for each number of types, the cheapest pairings into motifs the solver may be asked about
 SHAPE_THUMB = (12, 24)  # rows, columns of a half's silhouette thumbnail
 
 
 @dataclass(frozen=True)
 class SelfReading:
-    """What the photo's halves say about themselves: the reading, the set it amounts to, and how M was chosen."""
+    """What the photo's halves say about themselves: the reading, the set it amounts to, and how it was chosen."""
 
     reading: Reading
     templates: TemplateSet
     motifs: int
-    repair_costs: dict[int, float]  # number of motifs tried -> cost of the cheapest consistent reading
+    repair_costs: dict[int, float]  # number of half-types asked about -> what the solver priced its reading at
+    # (0: the tiles fit as read, inf: they do not; a repair's cost where one was needed)
+
+
+@dataclass(frozen=True)
+class HalfDescriptors:
+    """What the halves look like, two ways: all of it (to find the half-types) and their colours alone (to pair
+    the types into motifs)."""
+
+    appearance: np.ndarray  # (halves, F): colour histogram, colour thumbnail and silhouette, each on its own scale
+    colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
 
 
 def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -49,69 +68,111 @@ def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return inside, lab, motif
 
 
-def colour_descriptor(band: np.ndarray) -> np.ndarray:
-    """The motif's colours as a Lab histogram (4 lightness x 6 x 6 chroma bins), square-rooted (Hellinger)."""
-    _, lab, motif = lab_of(band)
+def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
+    """The motif's colours (lab, motif: from lab_of) as a Lab histogram (4 lightness x 6 x 6 chroma bins),
+    square-rooted (Hellinger)."""
     counts = np.histogramdd(lab[motif], bins=(4, 6, 6), range=((0, 100), (-60, 60), (-60, 60)))[0].ravel()
     return np.sqrt(counts / max(counts.sum(), 1.0))
 
 
-def shape_descriptor(band: np.ndarray) -> np.ndarray:
-    """The motif's silhouette and its dark parts as small thumbnails: what tells a head from a tail."""
-    inside, lab, motif = lab_of(band)
-    size = (SHAPE_THUMB[1], SHAPE_THUMB[0])
-    silhouette = cv2.resize(motif.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-    dark = cv2.resize(((lab[..., 0] < 45) & inside).astype(np.float32), size, interpolation=cv2.INTER_AREA)
-    return np.concatenate([silhouette.ravel(), dark.ravel()])
+def silhouette(motif: np.ndarray) -> np.ndarray:
+    """The motif's silhouette (its mask, from lab_of) as a small thumbnail: what tells a head from a tail,
+    whatever its colours."""
+    return cv2.resize(motif.astype(np.float32), (SHAPE_THUMB[1], SHAPE_THUMB[0]), interpolation=cv2.INTER_AREA).ravel()
 
 
-def group_by_colour(colours: np.ndarray, motifs: int) -> np.ndarray:
-    """Each half's motif group, 0..motifs-1, by Ward's clustering of colour descriptors."""
-    groups = fcluster(linkage(colours, "ward"), motifs, "maxclust") - 1
-    return groups
+def on_typical_scale(part: np.ndarray) -> np.ndarray:
+    """A descriptor divided by its typical spread over the halves, so that descriptors of any length count alike."""
+    return part / max(float(np.median(np.linalg.norm(part - part.mean(0), axis=1))), 1e-6)
 
 
-def split_in_two(shapes: np.ndarray) -> np.ndarray:
-    """Two-means of shape descriptors, the best of starts from every pair of halves: True for the second part.
+def describe_halves(flat: np.ndarray) -> HalfDescriptors:
+    """Descriptors of every half (flat: halves x h x w x 3, white-balanced, edge on top).
 
-    Every pair is tried because a motif may have one head and several tails: a single start from the two most
-    different halves can split the tails among themselves instead.
+    The appearance joins the template reader's features (colour thumbnail, soft colour histogram) with the
+    silhouette: under glare and blur, where colours wash out, the outline still tells the types apart.
     """
-    count = len(shapes)
-    if count < 2:
-        return np.zeros(count, bool)
-    best, best_inertia = np.zeros(count, bool), np.inf
-    for first in range(count):
-        for second in range(first + 1, count):
-            side = two_means(shapes, shapes[[first, second]])
-            if side.all() or not side.any():
-                continue
-            inertia = sum(float(np.sum((shapes[part] - shapes[part].mean(0)) ** 2)) for part in (side, ~side))
-            if inertia < best_inertia - 1e-9:
-                best, best_inertia = side, inertia
-    return best if best[0] else ~best  # the part holding the first half is "first": a stable numbering
+    features = band_features(flat)
+    thumb_length = THUMB[0] * THUMB[1] * 3
+    thumbs, histograms = features[:, :thumb_length], features[:, thumb_length:]
+    masks = [lab_of(band)[1:] for band in flat]  # (Lab, motif mask) of each half
+    silhouettes = np.stack([silhouette(motif) for _, motif in masks])
+    appearance = np.concatenate([on_typical_scale(p) for p in (histograms, thumbs, silhouettes)], axis=1)
+    return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for lab, motif in masks]))
 
 
-def two_means(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """Lloyd's iterations from two given centres: True for points nearer the second centre."""
-    side = np.zeros(len(points), bool)
-    for _ in range(20):
-        new_side = np.sum((points - centres[1]) ** 2, 1) < np.sum((points - centres[0]) ** 2, 1)
-        if new_side.all() or not new_side.any() or np.array_equal(new_side, side):
-            return new_side
-        side = new_side
-        centres = np.stack([points[~side].mean(0), points[side].mean(0)])
-    return side
+def type_count_gaps(tree: np.ndarray, type_range: range) -> dict[int, float]:
+    """For each plausible number of half-types T, how much more merging T groups into T-1 costs than T+1 into T.
+
+    Copies of one half are alike and different halves are not: at the true T the Ward merge height jumps.
+    Returns T -> height(T to T-1) / height(T+1 to T).
+    """
+    heights = tree[::-1, 2]  # heights[k]: merging k+2 groups into k+1
+    return {types: float(heights[types - 2] / max(heights[types - 1], 1e-9))
+            for types in type_range if 2 <= types <= len(heights)}
 
 
-def labelling(colours: np.ndarray, shapes: np.ndarray, motifs: int) -> np.ndarray:
-    """Signed motif numbers for every half: motif k = colour group k, + and - its two shapes."""
-    groups = group_by_colour(colours, motifs)
-    labels = np.zeros(len(colours), int)
-    for group in range(motifs):
-        members = np.flatnonzero(groups == group)
-        second = split_in_two(shapes[members])
-        labels[members] = np.where(second, -(group + 1), group + 1)
+def types_range(motif_range: range, halves: int) -> range:
+    """How many half-types a puzzle may show: each motif one or both of its halves, at most one type per half.
+
+    A motif shows one half only when all its copies lie on the frame (rare): at most one such motif is assumed.
+    """
+    return range(max(2 * min(motif_range) - 1, 2), min(2 * max(motif_range), halves - 1) + 1)
+
+
+def pairing_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """How unlike in colour every two half-types are: squared distance between their mean colour histograms."""
+    means = np.stack([colours[types == t].mean(axis=0) for t in range(int(types.max()) + 1)])
+    return np.sum((means[:, None] - means[None]) ** 2, axis=2)
+
+
+def cheapest_pairings(costs: np.ndarray, singles: int, keep: int) -> list[tuple[float, list[tuple[int, ...]]]]:
+    """The `keep` cheapest ways to pair the types into motifs, `singles` of them left alone (a motif only one of
+    whose halves shows): (total cost, pairs), cheapest first. A branch and bound: the bound is each free type's
+    cheapest partner, halved (each pair counts for two types)."""
+    costs = np.where(np.eye(len(costs), dtype=bool), np.inf, costs)
+    found: list[tuple[float, list[tuple[int, ...]]]] = []
+
+    def bound(free: list[int], singles_left: int) -> float:
+        if len(free) <= singles_left:
+            return 0.0
+        nearest = np.sort(costs[np.ix_(free, free)].min(axis=1))
+        return 0.5 * float(nearest[: len(free) - singles_left].sum())
+
+    def extend(free: list[int], spent: float, pairs: list[tuple[int, ...]], singles_left: int) -> None:
+        if len(found) >= keep and spent + bound(free, singles_left) >= found[-1][0]:
+            return
+        if not free:
+            found.append((spent, list(pairs)))
+            found.sort(key=lambda item: item[0])
+            del found[keep:]
+            return
+        first, rest = free[0], free[1:]
+        for partner in sorted(rest, key=lambda other: costs[first, other]):
+            pairs.append((first, partner))
+            extend([t for t in rest if t != partner], spent + float(costs[first, partner]), pairs, singles_left)
+            pairs.pop()
+        if singles_left:
+            pairs.append((first,))
+            extend(rest, spent, pairs, singles_left - 1)
+            pairs.pop()
+
+    extend(list(range(len(costs))), 0.0, [], singles)
+    return found
+
+
+def motif_labels(types: np.ndarray, pairs: list[tuple[int, ...]]) -> np.ndarray:
+    """Signed motif numbers for every half: the k-th pair of types is motif k, its first type +k, its second -k.
+
+    Motifs are numbered in the order their first half appears, and the type of that half is +: a stable naming.
+    """
+    first_seen = lambda pair: min(int(np.flatnonzero(types == t)[0]) for t in pair)
+    labels = np.zeros(len(types), int)
+    for number, pair in enumerate(sorted(pairs, key=first_seen), start=1):
+        ordered = sorted(pair, key=lambda t: int(np.flatnonzero(types == t)[0]))
+        labels[types == ordered[0]] = number
+        if len(ordered) > 1:
+            labels[types == ordered[1]] = -number
     return labels
 
 
@@ -141,60 +202,99 @@ def type_posterior(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray
     return posterior_from(distances, typical or 1.0), candidates
 
 
-def combined_features(colours: np.ndarray, shapes: np.ndarray) -> np.ndarray:
-    """Colour and shape on one scale: each part divided by its typical spread, so both count."""
-    scale = lambda part: part / max(float(np.median(np.linalg.norm(part - part.mean(0), axis=1))), 1e-6)
-    return np.concatenate([scale(colours), scale(shapes)], axis=1)
+def half_posterior(descriptors: HalfDescriptors, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Probability of every label for every half: how like each half-type it looks, times how like each motif's
+    colours its colours are. The second keeps a half that looks somewhat like another motif's half (a car's front
+    like another car's) from being doubted when its colours are plainly its own motif's."""
+    by_type, candidates = type_posterior(descriptors.appearance, labels)
+    by_motif, motifs = type_posterior(descriptors.colours, np.abs(labels))
+    joint = by_type * by_motif[:, np.searchsorted(motifs, np.abs(candidates))]
+    return joint / joint.sum(axis=1, keepdims=True), candidates
 
 
-def motif_count_gaps(colours: np.ndarray, motif_range=MOTIF_RANGE) -> dict[int, float]:
-    """For each plausible number of motifs M, how much more merging M groups into M-1 costs than M+1 into M.
+def fits_as_read(reading: Reading, rows: int, cols: int) -> bool:
+    """Whether the tiles, as read, can be laid out on the board: the exact solver says so in milliseconds."""
+    as_read = Puzzle.from_edges([tuple(int(v) for v in edges) for edges in reading.labels])
+    return bool(solve(as_read, rows, cols, first=True).solutions)
 
-    Distinct motifs are far apart in colour, and halves of one motif close: at the true M the Ward merge height
-    jumps. Returns M -> height(M to M-1) / height(M+1 to M).
-    """
-    heights = linkage(colours, "ward")[::-1, 2]  # heights[k]: merging k+2 groups into k+1
-    gaps = {}
-    for motifs in motif_range:
-        if motifs >= len(heights) or 4 * motifs > len(colours):
-            break
-        gaps[motifs] = float(heights[motifs - 2] / max(heights[motifs - 1], 1e-9))
-    return gaps
+
+@dataclass(frozen=True)
+class Trial:
+    """One way of reading the halves: cut into some number of types, the types paired into motifs."""
+
+    types: int
+    gap: float  # how sharply appearance jumps at this number of types (type_count_gaps)
+    incoherence: float  # the pairing's least alike pair: colour distance over the typical one between halves
+    reading: Reading
+
+
+def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int) -> list[Trial]:
+    """The readings of the halves cut into `types` half-types, one for each of the cheapest pairings into motifs
+    (PAIRINGS_TRIED), cheapest first."""
+    cut = fcluster(tree, types, "maxclust") - 1
+    costs = pairing_costs(descriptors.colours, cut)
+    typical = typical_colour_distance(descriptors.colours)
+    trials = []
+    for _, pairs in cheapest_pairings(costs, types % 2, PAIRINGS_TRIED):
+        labels = motif_labels(cut, pairs)
+        posterior, candidates = half_posterior(descriptors, labels)
+        reading = reading_from(posterior.reshape(tiles, 4, -1), candidates, "none (read from the photo itself)")
+        worst = max((costs[pair] for pair in pairs if len(pair) == 2), default=0.0)
+        trials.append(Trial(types, gap, float(worst / typical), reading))
+    return trials
+
+
+def typical_colour_distance(colours: np.ndarray) -> float:
+    """The median squared colour distance between two halves of the photo (mostly of different motifs)."""
+    squared = np.sum((colours[:, None] - colours[None]) ** 2, axis=2)
+    return max(float(np.median(squared[np.triu_indices(len(colours), 1)])), 1e-9)
 
 
 def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE) -> SelfReading:
     """Read the halves (bands: tiles x 4 x h x w x 3, white-balanced, edge on top) with no template set.
 
-    The number of motifs is the one where colours jump most (motif_count_gaps); among numbers whose jump is
-    nearly as large, the solver prefers one whose reading the tiles can be laid out with.
+    The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those that pair
+    types of like colours only (COHERENT) and that the tiles can be laid out with as read. When there is none,
+    the one among the sharpest few coherent ones that the solver finds least costly to repair.
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
-    colours = np.stack([colour_descriptor(band) for band in flat])
-    shapes = np.stack([shape_descriptor(band) for band in flat])
-    features = combined_features(colours, shapes)
-    gaps = motif_count_gaps(colours, motif_range)
-    best_gap = max(gaps.values())
-    tried: dict[int, tuple[float, np.ndarray, np.ndarray]] = {}
-    for motifs in sorted(gaps, key=gaps.get, reverse=True):
-        if gaps[motifs] < NEAR_EQUAL * best_gap:
+    descriptors = describe_halves(flat)
+    tree = linkage(descriptors.appearance, "ward")
+    gaps = type_count_gaps(tree, types_range(motif_range, len(flat)))
+    trials: list[Trial] = []
+    chosen = None
+    costs: dict[int, float] = {}
+    for types in sorted(gaps, key=gaps.get, reverse=True):
+        for trial in trials_for(descriptors, tree, types, gaps[types], tiles):
+            trials.append(trial)
+            if trial.incoherence > COHERENT:
+                continue  # a pair of unlike colours is two motifs' halves: no need to ask the solver
+            fits = fits_as_read(trial.reading, rows, cols)
+            costs[types] = min(costs.get(types, np.inf), 0.0 if fits else np.inf)
+            if fits:
+                chosen = trial
+                break
+        if chosen is not None:
             break
-        labels = labelling(colours, shapes, motifs)
-        posterior, candidates = type_posterior(features, labels)
-        posteriors = [[dict(zip(candidates.tolist(), posterior[t * 4 + s].tolist())) for s in range(4)]
-                      for t in range(tiles)]
-        tried[motifs] = (repair(posteriors, rows, cols, budget=3 * CONSISTENT, node_limit=TRIAL_NODES).cost,
-                          posterior, candidates)
-        if tried[motifs][0] <= CONSISTENT:
-            break
-    motifs = min(tried, key=lambda m: tried[m][0]) if all(c > CONSISTENT for c, _, _ in tried.values()) else \
-        next(m for m, (cost, _, _) in tried.items() if cost <= CONSISTENT)
-    _, posterior, candidates = tried[motifs]
-    reading = reading_from(posterior.reshape(tiles, 4, -1), candidates, "none (read from the photo itself)")
+    if chosen is None:  # nothing fits as read: the sharpest coherent readings are repaired, the cheapest taken
+        coherent = [trial for trial in trials if trial.incoherence <= COHERENT][:FALLBACK_TRIED] or trials[:1]
+        priced = [(repair_cost(trial.reading, rows, cols), index) for index, trial in enumerate(coherent)]
+        for cost, index in priced:
+            costs[coherent[index].types] = min(costs.get(coherent[index].types, np.inf), cost)
+        chosen = coherent[min(priced)[1]]
+    reading = chosen.reading
     names = motif_names(flat, reading.labels.ravel())
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
                             bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()})
-    return SelfReading(reading, templates, motifs, {m: cost for m, (cost, _, _) in tried.items()})
+    return SelfReading(reading, templates, len(names), costs)
+
+
+def repair_cost(reading: Reading, rows: int, cols: int) -> float:
+    """The log-probability the repair gives up to make a reading fit (inf: more than FALLBACK_BUDGET)."""
+    labels = [int(v) for v in reading.candidates]
+    posteriors = [[dict(zip(labels, map(float, side))) for side in tile] for tile in reading.posterior]
+    return repair(posteriors, rows, cols, budget=FALLBACK_BUDGET, node_limit=FALLBACK_NODES).cost
 
 
 # Colour names a person would use, with their Lab (D65) coordinates.
