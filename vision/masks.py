@@ -69,7 +69,9 @@ def enclosed_masks(lightness: np.ndarray):
             # long, and the motifs leave much of it.
             if cv2.contourArea(hull) < 0.75 * rw * rh or max(rw, rh) > 1.7 * min(rw, rh) or area < 0.4 * rw * rh:
                 continue
+            # The hull itself, not its bounding rectangle: a tilted camera makes a tile a trapezoid.
             grow = EDGE_INSET * (rw + rh) / 2
-            box = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
-            cv2.fillConvexPoly(mask, np.rint(box).astype(np.int32), 255)
+            outline = hull.reshape(-1, 2).astype(np.float64)
+            grown = (cx, cy) + (outline - (cx, cy)) * (1 + 2 * grow / ((rw + rh) / 2))
+            cv2.fillConvexPoly(mask, np.rint(grown).astype(np.int32), 255)
         yield mask

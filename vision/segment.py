@@ -9,6 +9,7 @@ ends, and the side two touching tiles share is put on their seam, midway between
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -28,30 +29,59 @@ EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
 # reading of a generated medium photo scores 4-40, a wrong reading's under 1.5.
 CONVINCING = 8.0
+# How far (of a side) a block's outer side may move to where the face ends: across its side band, not onto things
+# beyond it in the face's colour (a checked cloth's white squares); its outline already came from the block's own.
+BLOCK_SNAP = 0.03
+SNAPPED_SUPPORT = 0.5  # of a tile's edge support before its sides were traced to where its face ends
+RIVAL = 0.6  # of the best edge support: a reading this well supported that sees more lone tiles is preferred
+
+
+@dataclass(frozen=True)
+class Segmentation:
+    """What segmenting a photo gave: the tiles (None when no reading gave the expected count), which reading they
+    came from (its place in find_tiles' order of readings), the count each reading tried gave, and the chosen
+    reading's edge support."""
+
+    tiles: list[TileQuad] | None
+    reading: int | None
+    counts: list[int]
+    support: float
 
 
 def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
     """The outline of each tile in the photo, in full-resolution pixels, ordered top to bottom, left to right.
 
-    Several readings of the photo are made (face-colour masks at three strictnesses, regions walled in by edges);
+    Several readings of the photo are made (face-colour masks at three strictnesses, regions walled in by edges,
+    what differs from the colours along the photo's border);
     of those that give the expected number of plausible tiles, the one whose tiles' sides lie best on real edges
     wins: a tile's side is a straight edge along its whole length, a wrong outline is not.
     """
+    found = segment(photo, expected)
+    if found.tiles is None:
+        # Report the count of the first (face colour) reading: it is the one a person can check on the photo.
+        raise WrongTileCount(found.counts[0], expected)
+    return found.tiles
+
+
+def segment(photo: Photo, expected: int = 9) -> Segmentation:
+    """find_tiles, also saying which reading won and what each reading gave (for benchmarks and debugging)."""
     smooth = cv2.GaussianBlur(photo.work, (5, 5), 0)
     lab = cv2.cvtColor(smooth, cv2.COLOR_RGB2LAB).astype(np.float32)
     likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
-    counts, best, best_support = [], None, -np.inf
+    counts, candidates = [], []
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
     readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness), background_masks(lab))
     for number, mask in enumerate(readings):
-        if number == len(FACE_THRESHOLDS) and best_support >= CONVINCING:
-            break  # the face colour found tiles with clear outlines: no need to look for walled-in regions
+        if number == len(FACE_THRESHOLDS) and settled(candidates, expected):
+            break  # the face colour found each tile's own clear outline: no need to look for walled-in regions
         components = tile_components(mask, expected)
+        counts.append(sum(count for _, count in components))
+        if counts[-1] != expected:
+            continue  # outlines are fitted only for readings that may be right
         rough = rough_quads(components, edges_image)
-        counts.append(len(rough))
-        if len(rough) != expected or not plausible([q for q, _ in rough]):
+        if not plausible([q for q, _ in rough]):
             continue
         for quad, lone in rough:
             key = (lone, *np.rint(quad / 2).astype(int).ravel())
@@ -62,18 +92,56 @@ def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
         if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
             tiles = squared_where_weak(tiles, rough, edges_image)
         quads = [(tile, lone) for (tile, _), (_, lone) in zip(tiles, rough)]
-        support = min(value for _, value in tiles)
-        if support > best_support:
-            best, best_support = quads, support
-    if best is None:
-        # Report the count of the first (face colour) reading: it is the one a person can check on the photo.
-        raise WrongTileCount(counts[0], expected)
-    # A lone tile's sides are traced to where its face ends; a seam between touching tiles is no such place, and
-    # is fitted once for the two tiles it divides.
+        candidates.append(Reading(number, quads, min(value for _, value in tiles)))
+    if not candidates:
+        return Segmentation(None, None, counts, -np.inf)
+    chosen = choose_reading(candidates)
+    best = chosen.quads
+    # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
+    # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
     tiles = [order_screen_clockwise(rescale_points(q, photo.scale)) for q, _ in best]
-    tiles = [snap_to_face(q, photo.image, open_sides(q, tiles)) for q in tiles]
+    snapped = [snap_to_face(q, photo.image, open_sides(q, tiles), None if lone else BLOCK_SNAP)
+               for q, (_, lone) in zip(tiles, best)]
+    tiles = [traced if on_edges(traced, q, edges_image, photo.scale) else q for traced, q in zip(snapped, tiles)]
     tiles = fit_seams(tiles, photo.image)
-    return reading_order([TileQuad(north_first(q)) for q in tiles])
+    return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
+                        chosen.support)
+
+
+def on_edges(snapped: np.ndarray, quad: np.ndarray, edges_image: np.ndarray, scale: float) -> bool:
+    """Whether a tile traced to where its face ends (full-resolution pixels) still lies on edges nearly as well as
+    it did: a face's end is an edge too, and traces misled by glare or a face as bright as the table end nowhere."""
+    in_work = [(q + 0.5) / scale - 0.5 for q in (snapped, quad)]
+    return edge_support(in_work[0], edges_image) >= SNAPPED_SUPPORT * edge_support(in_work[1], edges_image)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading's tiles (work pixels, each marked whether it was a lone tile) and their edge support."""
+
+    number: int
+    quads: list[tuple[np.ndarray, bool]]
+    support: float
+
+    @property
+    def lone(self) -> int:
+        return sum(lone for _, lone in self.quads)
+
+
+def choose_reading(candidates: list[Reading]) -> Reading:
+    """The reading whose tiles' sides lie best on edges, unless one nearly as good saw more tiles whole.
+
+    A tile seen as a lone outline is measured; one cut from a block by an even grid is a guess (tilt and uneven
+    gaps shift the cuts), and a cut can land on a printed frame line that is as straight as an edge.
+    """
+    strongest = max(c.support for c in candidates)
+    rivals = [c for c in candidates if c.support >= RIVAL * strongest]
+    return max(rivals, key=lambda c: (c.lone, c.support))
+
+
+def settled(candidates: list[Reading], expected: int) -> bool:
+    """Whether a reading so far already gives every tile as its own clear outline: no other can do better."""
+    return any(c.support >= CONVINCING and c.lone == expected for c in candidates)
 
 
 def reading_order(tiles: list[TileQuad]) -> list[TileQuad]:

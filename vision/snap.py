@@ -14,9 +14,11 @@ SNAP_INNER = int(round(0.1 * SNAP_CELL))  # traces start this far inside the sid
 SNAP_OUTER = SNAP_REACH + int(round(0.1 * SNAP_CELL))  # and end this far outside: past the edge, the face
 # colour must not come back for a while
 SNAP_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)
+SNAP_SUPPORT = 0.8  # of the step across a side where it was: a traced side must lie on a step nearly as sharp
 
 
-def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None = None) -> np.ndarray:
+def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None = None,
+                 farthest: float | None = None) -> np.ndarray:
     """The quad (full-resolution pixels, clockwise on screen) with each side moved to where the tile's top face
     ends, traced outward across the side; a side stays where too few traces agree on a straight edge.
 
@@ -24,7 +26,7 @@ def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None =
     darker side band, the shadow or the table, and the face colour does not come back for a while. So, across
     the side at many places, the edge is where the face colour is left for good; a motif that reaches the edge,
     or a neighbour's face beyond a seam, only leaves some places without an answer. Only the `sides` marked
-    True are traced (all by default).
+    True are traced (all by default), and each moves at most `farthest` (of a side) if given.
     """
     traces, along, from_canvas = face_traces(quad, image)
     margin, size = snap_canvas()
@@ -36,13 +38,29 @@ def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None =
         line = line_through(quad[side], quad[(side + 1) % 4])
         if good.any() and (sides is None or sides[side]):
             edge = np.column_stack([along[good], margin - offsets[good]])
-            line = robust_line(apply_homography(from_canvas, unturn(edge, side, size)))
+            traced = robust_line(apply_homography(from_canvas, unturn(edge, side, size)))
+            moved = np.abs(np.c_[quad[side], quad[(side + 1) % 4]].T @ traced[:2] + traced[2]).max()
+            # The face's end is an edge too: where the traces agreed on a place with a far weaker step across it
+            # than the side had (glare, a face as bright as the table), they were misled.
+            steps = [np.median(step_across(traces[side][good], SNAP_INNER + at)) for at in (offsets[good], 0)]
+            if (farthest is None or moved <= farthest * side_length) and steps[0] >= SNAP_SUPPORT * steps[1]:
+                line = traced
         lines.append(line)
     try:
         snapped = quad_from_lines(lines)
     except ValueError:
         return quad
     return snapped if np.max(np.linalg.norm(snapped - quad, axis=1)) < 3 * SNAP_REACH / SNAP_CELL * side_length else quad
+
+
+def step_across(traces: np.ndarray, at: np.ndarray | float) -> np.ndarray:
+    """How sharply each trace (places x depth x channels) changes across depth `at` (one per trace, or one for
+    all): the colour distance between two samples either side."""
+    depth = traces.shape[1]
+    at = np.broadcast_to(np.rint(np.asarray(at, dtype=np.float64)).astype(int), (len(traces),))
+    before, after = np.clip(at - 2, 0, depth - 1), np.clip(at + 2, 0, depth - 1)
+    rows = np.arange(len(traces))
+    return np.linalg.norm(traces[rows, after] - traces[rows, before], axis=1)
 
 
 def open_sides(quad: np.ndarray, tiles: list[np.ndarray], gap: float = 0.15) -> list[bool]:
