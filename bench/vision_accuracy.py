@@ -123,7 +123,8 @@ def main() -> int:
     print("\nphotos not read perfectly (tier, seed, kind, layout, tiles exact, edges right):")
     for tier, seed, outcome in failures[:60]:
         print(f"  {tier:<6} {seed} {outcome['kind']:<8} {outcome['layout']:<9} exact={outcome['exact']} "
-              f"edges {outcome['edges_right']}/{outcome['edge_count']}")
+              f"edges {outcome['edges_right']}/{outcome['edge_count']}"
+              f"{'   WRONG SOLUTION GIVEN UNASKED' if outcome.get('silent_wrong') else ''}")
     return 0
 
 
