@@ -121,8 +121,3 @@ def colour_histograms(pixels: np.ndarray) -> np.ndarray:
     light = np.einsum("np,npi->ni", grey, wl)
     counts = np.concatenate([ab, light], axis=1)
     return np.sqrt(np.maximum(counts, 0) / pixels.shape[1])
-
-
-def half_features(band: np.ndarray) -> np.ndarray:
-    """Thumbnail and colour histogram of one half (edge on top), concatenated."""
-    return band_features(band[None])[0]
