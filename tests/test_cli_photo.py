@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from photosolve.cli.main import app, with_default_command
 from photosolve.scenes.artwork import random_artwork
-from photosolve.scenes.evaluate import edges_right_up_to_renaming, in_truth_numbers, listed_puzzle, pair_tiles
+from photosolve.scenes.evaluate import (edges_right_up_to_renaming, in_truth_numbers, listed_puzzle, pair_tiles,
+                                        turn_to_found)
 from photosolve.scenes.scene import make_scene, save_scene
 from photosolve.solver import turn_edges
 from photosolve.vision.features import white_balanced
@@ -47,12 +48,15 @@ def photograph_again(scene, seed: int, art, path: Path):
 
 
 def read_edges_in_truth_order(document: dict, truth: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The edges photosolve read, and the true edges, paired tile by tile through their centres."""
-    centres = np.array([tile["center"] for tile in document["tiles"]])
+    """The edges photosolve read, and the true edges, paired tile by tile through their centres, in the truth's
+    order. The read edges are named as the truth names the tile's sides: a tile near 45 degrees may have been found
+    with another side N."""
+    corners = [np.array(tile["corners"]) for tile in document["tiles"]]
     read, true = [], []
-    for tile, found in zip(truth["tiles"], pair_tiles(centres, truth)):
+    for tile, found in zip(truth["tiles"], pair_tiles(np.array([c.mean(axis=0) for c in corners]), truth)):
         assert found is not None, f"tile {tile['id']} was not found"
-        read.append(document["tiles"][found]["edges"])
+        turn = turn_to_found(corners[found], np.array(tile["corners"]))
+        read.append(np.roll(document["tiles"][found]["edges"], turn))
         true.append(tile["edges"])
     return np.array(read), np.array(true)
 
