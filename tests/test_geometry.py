@@ -7,9 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from photosolve.vision.blocks import grid_shape
 from photosolve.vision.geometry import (apply_homography, fit_line, intersect, north_first, order_clockwise,
                                         quad_area, quad_from_lines, robust_line, square_homography)
-from photosolve.vision.outlines import densify, fit_quad, grid_shape
+from photosolve.vision.quads import densify, fit_quad
 from photosolve.vision.squaring import square_on_side
 
 

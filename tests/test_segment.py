@@ -10,9 +10,10 @@ import pytest
 
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
+from photosolve.vision.blocks import block_outline
 from photosolve.vision.errors import WrongTileCount
 from photosolve.vision.load import load_photo, photo_from_array
-from photosolve.vision.outlines import block_outline, enclosing_quad, perspective_scale, tiles_held
+from photosolve.vision.outlines import enclosing_quad, perspective_scale, tiles_held
 from photosolve.vision.seams import fit_seams, seam_line
 from photosolve.vision.segment import Reading, choose_reading, find_tiles, segment
 

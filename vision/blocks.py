@@ -1,0 +1,161 @@
+"""A block of touching (or nearly touching) tiles: its outline, and the R x C grid of tiles it is split into."""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from .geometry import apply_homography, fit_line, quad_area, quad_from_lines
+from .quads import rough_quad
+from .sides import edge_strength, rectified
+
+UNEVEN = 1.2  # how much stronger the edges of cells with gaps between them must be than those of the even split
+NARROWEST = 0.9  # of a cell: the smallest tile in a block; wider gaps show the table and part the tiles' masks
+
+
+def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
+    """The four corners of a block of tiles: each side the straight line most of the mask's boundary lies on,
+    near the side of the block's hull.
+
+    Things on the table in the face's colour (a checked cloth's white squares, a sheet of paper) join the block's
+    mask in places and pull its convex hull out; the block's own sides stay the longest straight runs of its
+    boundary.
+    """
+    points = boundary_points(mask, hull)
+    rough = rough_quad(hull)
+    if len(points) < 40:
+        return hull
+    lines = [dominant_line(points, rough[i], rough[(i + 1) % 4]) for i in range(4)]
+    if any(line is None for line in lines):
+        return hull
+    try:
+        quad = quad_from_lines(lines)
+    except ValueError:
+        return hull
+    # The lines must still bound a quad like the hull's: no corner far from where the hull put it.
+    side = float(np.mean(np.linalg.norm(rough - np.roll(rough, -1, axis=0), axis=1)))
+    if np.max(np.linalg.norm(quad - rough, axis=1)) > 0.25 * side:
+        return hull
+    return quad
+
+
+def boundary_points(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
+    """Every pixel of the outer boundary of the mask's pieces within the hull, taken together (x, y).
+
+    The pieces are closed into one first: the mask breaks along seams and motifs, and the boundaries inside a
+    block (a ski pole's straight edge) must not pass for its sides.
+    """
+    x, y, w, h = cv2.boundingRect(hull.astype(np.int32))
+    pad = max(3, int(round(0.03 * math.sqrt(quad_area(hull)))))
+    inside = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.fillConvexPoly(inside, (hull - (x - pad, y - pad)).astype(np.int32), 255)
+    inside = cv2.dilate(inside, np.ones((3, 3), np.uint8))
+    window = np.zeros_like(inside)
+    window[pad:pad + h, pad:pad + w] = mask[y:y + h, x:x + w]
+    window &= inside
+    window = cv2.morphologyEx(window, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pad | 1, pad | 1)))
+    contours, _ = cv2.findContours(window, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return np.zeros((0, 2))
+    outer = max(contours, key=cv2.contourArea)
+    return outer.reshape(-1, 2).astype(np.float64) + (x - pad, y - pad)
+
+
+def dominant_line(points: np.ndarray, start: np.ndarray, end: np.ndarray, turn: float = 8.0,
+                  tolerance: float = 1.5) -> np.ndarray | None:
+    """The line, within `turn` degrees of the side from start to end and near it, on which the most boundary
+    points lie (within `tolerance` pixels); refitted to those points."""
+    direction = end - start
+    length = float(np.linalg.norm(direction))
+    if length < 1:
+        return None
+    heading = math.atan2(direction[1], direction[0])
+    relative = points - start
+    best_count, best = 0, None
+    for angle in heading + np.radians(np.arange(-turn, turn + 0.25, 0.5)):
+        unit = np.array([math.cos(angle), math.sin(angle)])
+        along = relative @ unit
+        offset = relative @ np.array([unit[1], -unit[0]])
+        near = (along > -0.05 * length) & (along < 1.05 * length) & (np.abs(offset) < 0.2 * length)
+        if not near.any():
+            continue
+        bins = np.rint((offset[near] + 0.2 * length) / tolerance).astype(int)
+        votes = np.bincount(bins)
+        votes = votes + np.r_[votes[1:], 0]  # a line may straddle two bins
+        peak = int(np.argmax(votes))
+        if votes[peak] > best_count:
+            centre = (peak + 0.5) * tolerance - 0.2 * length
+            best_count, best = int(votes[peak]), (unit, centre)
+    if best is None or best_count < 0.3 * length:
+        return None
+    unit, centre = best
+    offset = relative @ np.array([unit[1], -unit[0]])
+    along = relative @ unit
+    inliers = points[(np.abs(offset - centre) <= tolerance) & (along > -0.05 * length) & (along < 1.05 * length)]
+    return fit_line(inliers) if len(inliers) >= 2 else None
+
+
+def grid_shape(count: int, quad: np.ndarray) -> tuple[int, int]:
+    """Rows and columns of a block of `count` touching tiles, from the block's aspect ratio."""
+    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    shapes = [(r, count // r) for r in range(1, count + 1) if count % r == 0]
+    return min(shapes, key=lambda rc: abs(math.log((width / rc[1]) / (height / rc[0]))))
+
+
+def split_grid(block: np.ndarray, count: int, image: np.ndarray, cell: int = 96) -> list[np.ndarray]:
+    """Rough outlines of the tiles of a block of touching (or nearly touching) tiles, as an R x C grid.
+
+    The block is rectified so each tile is about `cell` pixels square; the tile size and the place of each
+    inner row and column are those whose edges are strongest in the block's edge profiles. Gaps between tiles
+    are allowed: tiles are all one size, the gaps need not be.
+    """
+    rows, cols = grid_shape(count, block)
+    canvas, from_canvas = rectified(image, block, cols * cell, rows * cell, 0)
+    across_x, across_y = edge_strength(canvas)
+    starts_x, side_x = place_cells(across_x.mean(axis=0), cols, cell)
+    starts_y, side_y = place_cells(across_y.mean(axis=1), rows, cell)
+    quads = []
+    for top in starts_y:
+        for left in starts_x:
+            corners = np.array([[left, top], [left + side_x, top], [left + side_x, top + side_y],
+                                [left, top + side_y]])
+            quads.append(apply_homography(from_canvas, corners))
+    return quads
+
+
+def place_cells(profile: np.ndarray, count: int, cell: int) -> tuple[list[float], float]:
+    """Where `count` equal cells start along a block `count * cell` long, and their size, from an edge profile.
+
+    The first cell starts at 0 and the last ends at the block's end; between them each cell sits where its two
+    edges are strongest. Cells with gaps between them must be clearly better placed than the even split: where
+    the seams of touching tiles hardly show, a motif's or a printed frame's straight edges would otherwise place
+    the cells.
+    """
+    span = count * cell
+    if count == 1:
+        return [0.0], float(cell)
+    positions = np.arange(len(profile), dtype=np.float64)
+
+    def strength(x: np.ndarray) -> np.ndarray:
+        return np.interp(x, positions, profile)
+
+    best, best_score = ([float(c * cell) for c in range(count)], float(cell)), -np.inf
+    for side in np.arange(NARROWEST * cell, cell + 0.25, 0.5):
+        starts = [0.0]
+        score = 0.0
+        for c in range(1, count - 1):
+            options = np.arange(c * side, span - (count - c) * side + 0.25, 0.5)
+            value = strength(options) + strength(options + side)
+            pick = int(np.argmax(value))
+            starts.append(float(options[pick]))
+            score += float(value[pick])
+        if count > 1:
+            starts.append(span - side)
+            score += float(strength(np.array([side, span - side])).sum())
+        if score > best_score:
+            best, best_score = (starts, float(side)), score
+    seams = np.arange(1, count) * float(cell)
+    even_score = 2 * float(strength(seams).sum())
+    return best if best_score > UNEVEN * even_score else ([float(c * cell) for c in range(count)], float(cell))
