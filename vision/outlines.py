@@ -70,7 +70,7 @@ def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: flo
     single = (aspect < 1.5) & (areas > 0.3 * tile_area) & (areas < 2.5 * tile_area)  # not specks, not blocks
     if single.sum() < 5:
         return np.ones(len(hulls))
-    design = np.c_[np.ones(len(hulls)), centres / max(1.0, float(np.abs(centres).max()))]
+    design = plane_design(centres)
     logs = np.log(areas / tile_area)
     use = single
     for _ in range(2):  # refit without the regions the plane explains worst (a block, a tile missing a piece)
@@ -80,6 +80,11 @@ def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: flo
         if use.sum() < 5:
             return np.ones(len(hulls))
     return np.clip(np.exp(design @ coefficients), 0.2, 2.0)
+
+
+def plane_design(centres: np.ndarray) -> np.ndarray:
+    """The design matrix of a plane over the photo (1, x, y), places scaled to about 1, for least squares."""
+    return np.c_[np.ones(len(centres)), centres / max(1.0, float(np.abs(centres).max()))]
 
 
 def tiles_held(hull: np.ndarray, size: float, most: int) -> int:
@@ -159,8 +164,7 @@ def steady_sizes(quads: list[np.ndarray], sizes: np.ndarray, spread: float = 1.3
     of a plane fitted to the log of the size over the photo."""
     if len(quads) < 5:
         return False
-    centres = np.array([q.mean(axis=0) for q in quads])
-    design = np.c_[np.ones(len(quads)), centres / max(1.0, float(np.abs(centres).max()))]
+    design = plane_design(np.array([q.mean(axis=0) for q in quads]))
     logs = np.log(sizes)
     coefficients, *_ = np.linalg.lstsq(design, logs, rcond=None)
     ratio = np.exp(logs - design @ coefficients)

@@ -1,7 +1,8 @@
-"""Find every tile in a photo: rough outlines from a mask of the face colour, then each side snapped to its edge.
+"""Find every tile in a photo: rough outlines from masks of where tiles may be, then each side snapped to its edge.
 
-Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
-equal tiles. Masks at stricter thresholds are tried when the loosest one takes in a pale table too. Each tile's
+The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, and
+what differs from the table's colours at the photo's border. Lone tiles are one component each; a block of
+touching (or nearly touching) tiles is split as an R x C grid of equal tiles (blocks.py). Each tile's
 four sides are then searched for locally, as the strongest straight edge near the rough side, because tiles in a
 hand-laid board each lie a little off any common grid. Finally a lone tile's sides are traced to where its face
 ends, and the side two touching tiles share is put on their seam, midway between where their two faces end.
@@ -52,9 +53,9 @@ def find_tiles(photo: Photo, expected: int = 9) -> list[TileQuad]:
     """The outline of each tile in the photo, in full-resolution pixels, ordered top to bottom, left to right.
 
     Several readings of the photo are made (face-colour masks at three strictnesses, regions walled in by edges,
-    what differs from the colours along the photo's border);
-    of those that give the expected number of plausible tiles, the one whose tiles' sides lie best on real edges
-    wins: a tile's side is a straight edge along its whole length, a wrong outline is not.
+    what differs from the colours along the photo's border); of those that give the expected number of plausible
+    tiles, the one whose tiles' sides lie best on real edges wins (see choose_reading): a tile's side is a
+    straight edge along its whole length, a wrong outline is not.
     """
     found = segment(photo, expected)
     if found.tiles is None:
@@ -83,12 +84,12 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
         rough = rough_quads(components, edges_image)
         if not plausible([q for q, _ in rough]):
             continue
-        for quad, lone in rough:
-            key = (lone, *np.rint(quad / 2).astype(int).ravel())
+        keys = [(lone, *np.rint(quad / 2).astype(int).ravel()) for quad, lone in rough]
+        for key, (quad, lone) in zip(keys, rough):
             if key not in refined:
                 tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
                 refined[key] = (tile, edge_support(tile, edges_image))
-        tiles = [refined[(lone, *np.rint(quad / 2).astype(int).ravel())] for quad, lone in rough]
+        tiles = [refined[key] for key in keys]
         if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
             tiles = squared_where_weak(tiles, rough, edges_image)
         quads = [(tile, lone) for (tile, _), (_, lone) in zip(tiles, rough)]
@@ -111,7 +112,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
 def on_edges(snapped: np.ndarray, quad: np.ndarray, edges_image: np.ndarray, scale: float) -> bool:
     """Whether a tile traced to where its face ends (full-resolution pixels) still lies on edges nearly as well as
     it did: a face's end is an edge too, and traces misled by glare or a face as bright as the table end nowhere."""
-    in_work = [(q + 0.5) / scale - 0.5 for q in (snapped, quad)]
+    in_work = [rescale_points(q, 1 / scale) for q in (snapped, quad)]
     return edge_support(in_work[0], edges_image) >= SNAPPED_SUPPORT * edge_support(in_work[1], edges_image)
 
 
