@@ -1,6 +1,7 @@
 """Self-labelling alone: never-seen puzzles read with no templates, halves cut at the TRUE tile corners.
 
     python bench/selflabel_accuracy.py [--per-tier 60] [--tiers medium hard] [--first-seed 10000]
+                                       [--jitter 0 0.02 0.04] [--inset 0.08]
 
 The photos are those of `bench/vision_accuracy.py --never-seen` (random puzzles with 3 to 6 motifs, same seeds),
 but the tiles are cut where the truth says they are, so segmentation does not enter: what remains wrong is
@@ -8,6 +9,11 @@ self-labelling's own (vision/selflabel.py). Per tier and layout: motif count rig
 renaming the motifs (and swapping which half is +), the reading's repair a true solution, and the same with no
 question asked; then what went wrong on each photo not read right: the number of motifs, the grouping of halves
 into motifs by colour, or the split of a motif's halves into head and tail.
+
+Found outlines are a few percent off the true ones, so the true corners can be perturbed to see how quickly
+self-labelling falls with corner error: --jitter J moves every corner by up to J of a side in each direction,
+--inset S moves one side of every third tile (chosen at random) inward by up to S of a side, as a segmentation
+that stops at a shadow or a dark border does. Each jitter value given is one run over the same photos.
 """
 from __future__ import annotations
 
@@ -30,9 +36,26 @@ from photosolve.vision.selflabel import self_label
 from photosolve.vision.types import TileQuad
 
 
-def true_bands(scene) -> tuple[np.ndarray, np.ndarray]:
-    """The scene's halves cut at the true corners (as the pipeline cuts found ones), and the true edges."""
-    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
+def perturbed(corners: np.ndarray, rng: np.random.Generator, jitter: float, inset: float) -> np.ndarray:
+    """A tile's corners (clockwise from its NW corner) moved as a found outline is off: each corner by up to
+    `jitter` of a side in x and y, and, on about one tile in three, one side moved inward by up to `inset`."""
+    side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    moved = corners + rng.uniform(-jitter, jitter, size=(4, 2)) * side
+    if inset > 0 and rng.random() < 1 / 3:
+        edge = int(rng.integers(4))  # side k runs from corner k to corner k+1; the opposite side is k+3 to k+2
+        share = rng.uniform(0, inset)
+        first, second = edge, (edge + 1) % 4
+        moved[first] += share * (corners[(edge + 3) % 4] - corners[first])
+        moved[second] += share * (corners[(edge + 2) % 4] - corners[second])
+    return moved
+
+
+def true_bands(scene, jitter: float = 0.0, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The scene's halves cut at the true corners, perturbed when asked (perturbed, the same for one seed
+    whatever the jitter), as the pipeline cuts found ones; and the true edges."""
+    rng = np.random.default_rng([scene.truth["seed"], 7])
+    quads = [TileQuad(perturbed(np.array(tile["corners"], float), rng, jitter, inset))
+             for tile in scene.truth["tiles"]]
     bands = white_bands(rectify_all(photo_from_array(scene.image), quads))
     return bands, np.array([tile["edges"] for tile in scene.truth["tiles"]])
 
@@ -53,11 +76,16 @@ def failure_kind(read: np.ndarray, truth: np.ndarray) -> str:
     return "head/tail"
 
 
-def run_case(seed: int, tier: str) -> dict:
-    scene = make_scene(f"random:{3 + seed % 4}", seed, tier=tier)
+def scene_for(seed: int, tier: str):
+    """The never-seen bench's photo for a seed: a random puzzle of 3 to 6 motifs."""
+    return make_scene(f"random:{3 + seed % 4}", seed, tier=tier)
+
+
+def run_case(scene, jitter: float = 0.0, inset: float = 0.0) -> dict:
+    seed = scene.truth["seed"]
     truth = scene.truth
     rows, cols = truth["rows"], truth["cols"]
-    bands, edges = true_bands(scene)
+    bands, edges = true_bands(scene, jitter, inset)
     started = time.perf_counter()
     found = self_label(bands, rows, cols)
     seconds = time.perf_counter() - started
@@ -76,9 +104,12 @@ def run_case(seed: int, tier: str) -> dict:
             "costs": found.repair_costs}
 
 
-def report_tier(tier: str, outcomes: list[dict]) -> None:
-    share = lambda key, items: sum(bool(o[key]) for o in items) / max(1, len(items))
-    print(f"\n== {tier}: {len(outcomes)} photos, halves cut at the true corners")
+def share(key: str, items: list[dict]) -> float:
+    return sum(bool(o[key]) for o in items) / max(1, len(items))
+
+
+def report_tier(tier: str, outcomes: list[dict], how: str) -> None:
+    print(f"\n== {tier}: {len(outcomes)} photos, halves cut at {how}")
     groups: dict[str, list[dict]] = defaultdict(list)
     for outcome in outcomes:
         groups[f"layout {outcome['layout']}"].append(outcome)
@@ -99,20 +130,44 @@ def main() -> int:
     parser.add_argument("--per-tier", type=int, default=60)
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--first-seed", type=int, default=10_000)
+    parser.add_argument("--jitter", type=float, nargs="+", default=[0.0],
+                        help="corner error, as a fraction of a side; one run per value")
+    parser.add_argument("--inset", type=float, nargs="+", default=[0.0],
+                        help="one side of about every third tile moved inward by up to this fraction of a side; "
+                             "one run per value and jitter")
     args = parser.parse_args()
     print(f"photosolve self-labelling accuracy — {args.per_tier} never-seen puzzles per tier, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
-    failures = []
+    errors = [(jitter, inset) for inset in args.inset for jitter in args.jitter]
+    runs: dict[tuple[float, float, str], list[dict]] = defaultdict(list)
     for tier in args.tiers:
-        outcomes = [run_case(args.first_seed + i, tier) for i in range(args.per_tier)]
-        report_tier(tier, outcomes)
-        failures += [(tier, o) for o in outcomes if not (o["edges"] and o["unasked"])]
-    print("\nphotos not read right with no question (tier, seed, layout, motifs true/read, edges, kind, "
-          "solved, solver price per number of half-types tried):")
-    for tier, o in failures:
-        costs = " ".join(f"{m}:{c:.1f}" for m, c in o["costs"].items())
-        print(f"  {tier:<6} {o['seed']} {o['layout']:<9} {o['motifs']}/{o['read_motifs']} "
-              f"{o['edges_right']:>2}/{o['edge_count']} {o['kind'] or '-':<9} solved={o['solved']} [{costs}]")
+        for i in range(args.per_tier):
+            scene = scene_for(args.first_seed + i, tier)  # made once, cut with every corner error
+            for jitter, inset in errors:
+                runs[jitter, inset, tier].append(run_case(scene, jitter, inset))
+    curve = []
+    for jitter, inset in errors:
+        how = ("the true corners" if jitter == 0 and inset == 0 else
+               f"corners moved up to {jitter:.0%} of a side, one side in three tiles in by up to {inset:.0%}")
+        failures = []
+        for tier in args.tiers:
+            outcomes = runs[jitter, inset, tier]
+            report_tier(tier, outcomes, how)
+            curve.append((jitter, inset, tier, outcomes))
+            failures += [(tier, o) for o in outcomes if not (o["edges"] and o["unasked"])]
+        print("\nphotos not read right with no question (tier, seed, layout, motifs true/read, edges, kind, "
+              "solved, solver price per number of half-types tried):")
+        for tier, o in failures:
+            costs = " ".join(f"{m}:{c:.1f}" for m, c in o["costs"].items())
+            print(f"  {tier:<6} {o['seed']} {o['layout']:<9} {o['motifs']}/{o['read_motifs']} "
+                  f"{o['edges_right']:>2}/{o['edge_count']} {o['kind'] or '-':<9} solved={o['solved']} [{costs}]"
+                  f"{'  WRONG SOLUTION GIVEN UNASKED' if o['silent_wrong'] else ''}")
+    print("\ncorner error curve: jitter, inset, tier, every edge right, true solution with no question, "
+          "wrong solution unasked")
+    for jitter, inset, tier, outcomes in curve:
+        print(f"  {jitter:5.3f} {inset:5.3f} {tier:<7} {share('edges', outcomes):7.1%} "
+              f"{share('unasked', outcomes):7.1%} "
+              f"{sum(o['silent_wrong'] for o in outcomes):>3}")
     return 0
 
 
