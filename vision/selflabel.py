@@ -17,11 +17,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import squareform
 
 from ..solver import Puzzle, solve
 from ..solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .features import THUMB, band_features
+from .halfmatch import shifted_distances, small_pictures
 from .rectify import territory
 from .templates import TemplateSet
 
@@ -34,8 +36,8 @@ FALLBACK_NODES = 100_000  # and where its search is cut short: about 0.2 s
 # wrong numbers of types force a pair of unlike colours (0.7-1.1).
 COHERENT = 0.6
 FALLBACK_TRIED = 3  # when no reading fits as read, how many of the sharpest coherent ones are repaired
+CALIBRATION_RANGE = (1.0, 4.0)  # independent_directions is held within this
 PAIRINGS_TRIED = 2  # for each number of types, the cheapest pairings into motifs the solver may be asked about
-SHAPE_THUMB = (12, 24)  # rows, columns of a half's silhouette thumbnail
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,9 @@ class HalfDescriptors:
     """What the halves look like, two ways: all of it (to find the half-types) and their colours alone (to pair
     the types into motifs)."""
 
-    appearance: np.ndarray  # (halves, F): colour histogram, colour thumbnail and silhouette, each on its own scale
+    # (halves, halves): squared appearance distances, colour histograms plus the colour picture and silhouette
+    # compared at their best small shift (halfmatch), each on its own typical scale
+    appearance: np.ndarray
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
 
 
@@ -75,30 +79,28 @@ def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
     return np.sqrt(counts / max(counts.sum(), 1.0))
 
 
-def silhouette(motif: np.ndarray) -> np.ndarray:
-    """The motif's silhouette (its mask, from lab_of) as a small thumbnail: what tells a head from a tail,
-    whatever its colours."""
-    return cv2.resize(motif.astype(np.float32), (SHAPE_THUMB[1], SHAPE_THUMB[0]), interpolation=cv2.INTER_AREA).ravel()
-
-
-def on_typical_scale(part: np.ndarray) -> np.ndarray:
-    """A descriptor divided by its typical spread over the halves, so that descriptors of any length count alike."""
-    return part / max(float(np.median(np.linalg.norm(part - part.mean(0), axis=1))), 1e-6)
+def on_typical_scale(squared: np.ndarray) -> np.ndarray:
+    """Squared distances between halves divided by their median, so that descriptors of any kind count alike."""
+    return squared / max(float(np.median(squared[np.triu_indices(len(squared), 1)])), 1e-9)
 
 
 def describe_halves(flat: np.ndarray) -> HalfDescriptors:
     """Descriptors of every half (flat: halves x h x w x 3, white-balanced, edge on top).
 
-    The appearance joins the template reader's features (colour thumbnail, soft colour histogram) with the
-    silhouette: under glare and blur, where colours wash out, the outline still tells the types apart.
+    The appearance joins the soft colour histogram of the template reader's features with the colour picture and
+    the silhouette: under glare and blur, where colours wash out, the outline still tells the types apart. The
+    pictures are compared at their best small shift, as found outlines are a few percent off (halfmatch).
     """
-    features = band_features(flat)
-    thumb_length = THUMB[0] * THUMB[1] * 3
-    thumbs, histograms = features[:, :thumb_length], features[:, thumb_length:]
+    histograms = band_features(flat)[:, THUMB[0] * THUMB[1] * 3:]
+    by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
+    appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat)))
     masks = [lab_of(band)[1:] for band in flat]  # (Lab, motif mask) of each half
-    silhouettes = np.stack([silhouette(motif) for _, motif in masks])
-    appearance = np.concatenate([on_typical_scale(p) for p in (histograms, thumbs, silhouettes)], axis=1)
     return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for lab, motif in masks]))
+
+
+def appearance_tree(descriptors: HalfDescriptors) -> np.ndarray:
+    """Ward's hierarchical clustering of the halves by appearance (a scipy linkage matrix)."""
+    return linkage(squareform(np.sqrt(descriptors.appearance), checks=False), "ward")
 
 
 def type_count_gaps(tree: np.ndarray, type_range: range) -> dict[int, float]:
@@ -177,36 +179,66 @@ def motif_labels(types: np.ndarray, pairs: list[tuple[int, ...]]) -> np.ndarray:
 
 
 def type_posterior(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Probability of every label for every half, from its distance to each label's mean (its own left out).
+    """Probability of every label for every half, from its distance to each label's mean (its own left out)."""
+    squared = np.sum((features[:, None] - features[None]) ** 2, axis=2)
+    return type_posterior_from_distances(squared, labels)
+
+
+def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Probability of every label for every half, from its distance to each label's mean (its own left out),
+    given only the squared distances between halves: a half's squared distance to a group's mean is its mean
+    squared distance to the members less half the members' mean squared distance among themselves.
 
     A half alone in its type has no other member to be near: its distance to its own type is taken as the
     typical distance of a half to its own type's other members.
     """
     candidates = np.array(sorted(set(int(v) for v in labels)))
     columns = np.searchsorted(candidates, labels)
-    distances = np.zeros((len(features), len(candidates)))
-    alone = np.zeros(len(features), bool)
+    distances = np.zeros((len(squared), len(candidates)))
+    alone = np.zeros(len(squared), bool)
     for column, label in enumerate(candidates):
         members = labels == label
-        total, count = features[members].sum(axis=0), int(members.sum())
-        distances[:, column] = np.linalg.norm(features - total / count, axis=1)
+        count = int(members.sum())
+        to_members = squared[:, members].sum(axis=1)  # a member's own term is zero
+        among = squared[np.ix_(members, members)]
+        spread = among.sum()
+        within = spread / (2 * count**2)
+        centre = to_members / count - within
         own = np.flatnonzero(members)
         if count > 1:  # a half must not vote for its own type: its type's mean without it
-            distances[own, column] = np.linalg.norm(features[own] - (total[None] - features[own]) / (count - 1),
-                                                    axis=1)
+            rest = count - 1
+            spread_without = spread - 2 * to_members[own]
+            centre[own] = to_members[own] / rest - spread_without / (2 * rest**2)
         else:
             alone[own] = True
-    rows = np.arange(len(features))
-    typical = float(np.median(distances[rows[~alone], columns[~alone]])) if (~alone).any() else 1.0
+        distances[:, column] = np.sqrt(np.maximum(centre, 0.0))
+    rows = np.arange(len(squared))
+    own = distances[rows[~alone], columns[~alone]]
+    typical = float(np.median(own)) if (~alone).any() else 1.0
     distances[rows[alone], columns[alone]] = typical
-    return posterior_from(distances, typical or 1.0), candidates
+    return posterior_from(distances, (typical or 1.0) / np.sqrt(independent_directions(own**2))), candidates
+
+
+def independent_directions(own: np.ndarray) -> float:
+    """How many independent directions the halves' spread about their types' means spans, from how alike those
+    squared distances (own) are: for noise spread over k directions they vary by sqrt(2 / k) of their mean.
+
+    Noise over many pixels adds up to about the same distance for every half, so a half twice that far from
+    another type is far less likely of that type than a one-direction bell curve says. Taken from the medians
+    (robust to the odd half under glare) and held within CALIBRATION_RANGE, as the odd outlier must stay doubtful.
+    """
+    if len(own) < 4:
+        return 1.0
+    centre = float(np.median(own))
+    spread = 1.4826 * float(np.median(np.abs(own - centre)))
+    return float(np.clip(2 * (centre / max(spread, 1e-9)) ** 2, *CALIBRATION_RANGE))
 
 
 def half_posterior(descriptors: HalfDescriptors, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Probability of every label for every half: how like each half-type it looks, times how like each motif's
     colours its colours are. The second keeps a half that looks somewhat like another motif's half (a car's front
     like another car's) from being doubted when its colours are plainly its own motif's."""
-    by_type, candidates = type_posterior(descriptors.appearance, labels)
+    by_type, candidates = type_posterior_from_distances(descriptors.appearance, labels)
     by_motif, motifs = type_posterior(descriptors.colours, np.abs(labels))
     joint = by_type * by_motif[:, np.searchsorted(motifs, np.abs(candidates))]
     return joint / joint.sum(axis=1, keepdims=True), candidates
@@ -260,7 +292,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE)
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
     descriptors = describe_halves(flat)
-    tree = linkage(descriptors.appearance, "ward")
+    tree = appearance_tree(descriptors)
     gaps = type_count_gaps(tree, types_range(motif_range, len(flat)))
     trials: list[Trial] = []
     chosen = None
