@@ -51,14 +51,11 @@ def shifted_distances(pictures: np.ndarray) -> np.ndarray:
     # edge padding: a picture shifted past its band repeats its border rather than bringing in black
     padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
     fixed = pictures[:, cells].reshape(count, -1)
-    fixed_norms = np.sum(fixed**2, axis=1)
-    best = np.full((count, count), np.inf)
-    for across in SHIFTS_ACROSS:
-        for along in SHIFTS_ALONG:
-            moved = padded[:, pad + across: pad + across + height, pad + along: pad + along + width][:, cells]
-            moved = moved.reshape(count, -1)
-            squared = fixed_norms[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T
-            best = np.minimum(best, squared)
+    moved = np.stack([padded[:, pad + across: pad + across + height, pad + along: pad + along + width][:, cells]
+                      for across in SHIFTS_ACROSS for along in SHIFTS_ALONG]).reshape(-1, fixed.shape[1])
+    # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
+    squared = (np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T)
+    best = squared.reshape(count, -1, count).min(axis=1)
     best = np.maximum(np.minimum(best, best.T), 0.0) / cells.sum()  # either half may be the one shifted
     np.fill_diagonal(best, 0.0)
     return best

@@ -37,6 +37,7 @@ FALLBACK_NODES = 100_000  # and where its search is cut short: about 0.2 s
 COHERENT = 0.6
 FALLBACK_TRIED = 3  # when no reading fits as read, how many of the sharpest coherent ones are repaired
 CALIBRATION_RANGE = (1.0, 4.0)  # independent_directions is held within this
+OUTLIER = 1.5  # a half further than this many typical distances from every type is doubted the more
 PAIRINGS_TRIED = 2  # for each number of types, the cheapest pairings into motifs the solver may be asked about
 
 
@@ -216,7 +217,11 @@ def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tu
     own = distances[rows[~alone], columns[~alone]]
     typical = float(np.median(own)) if (~alone).any() else 1.0
     distances[rows[alone], columns[alone]] = typical
-    return posterior_from(distances, (typical or 1.0) / np.sqrt(independent_directions(own**2))), candidates
+    # A half far from every type (washed out by glare, half off its tile) is unlike all of them: which it is
+    # nearest says little, so its distances are shrunk, as far as it lies beyond OUTLIER typical distances.
+    unlike = np.maximum(distances.min(axis=1) / (OUTLIER * (typical or 1.0)), 1.0)
+    width = (typical or 1.0) / np.sqrt(independent_directions(own**2))
+    return posterior_from(distances / unlike[:, None], width), candidates
 
 
 def independent_directions(own: np.ndarray) -> float:
