@@ -19,10 +19,12 @@ from photosolve.vision.features import white_bands
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.selflabel import (MOTIF_RANGE, appearance_tree, cheapest_pairings, describe_halves,
+from photosolve.vision.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings, describe_halves,
                                          fits_as_read,
                                          motif_labels, pairing_costs, repair_cost, self_label, type_count_gaps,
-                                         types_range)
+                                         type_posterior_from_distances, types_range)
+from photosolve.vision import halfmatch
+from photosolve.vision.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad
 
 def true_halves(scene, corner_error: float = 0.0, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -141,3 +143,35 @@ def test_pairings_come_cheapest_first_with_a_lone_type_when_their_number_is_odd(
 def test_motif_labels_number_motifs_by_first_appearance():
     types = np.array([2, 0, 1, 2, 3, 0])
     assert motif_labels(types, [(0, 3), (1, 2)]).tolist() == [1, 2, -1, 1, -2, 2]
+
+
+def test_type_means_from_pairwise_distances_are_the_euclidean_ones():
+    """Without features, only distances: a half's distance to each type's mean (its own left out) is recovered
+    from the squared distances between halves, as for points in space."""
+    rng = np.random.default_rng(5)
+    points = rng.normal(size=(12, 3))
+    labels = np.array([1, 1, 1, -1, -1, 2, 2, 2, 2, -2, -2, 3])
+    squared = np.sum((points[:, None] - points[None]) ** 2, axis=2)
+    _, candidates = type_posterior_from_distances(squared, labels)
+    for label in candidates[candidates != 3]:  # 3 has one half only: it has no mean without it
+        members = np.flatnonzero(labels == label)
+        for half in range(len(points)):
+            rest = members[members != half]
+            expected = np.sum((points[half] - points[rest].mean(axis=0)) ** 2)
+            got = group_mean_distances(squared, labels == label)[half]
+            assert got == pytest.approx(expected)
+
+
+def test_a_half_moved_a_few_pixels_is_compared_as_itself(monkeypatch):
+    scene = make_scene("random:4", 10044, tier="medium")
+    bands, edges = true_halves(scene)
+    flat, labels = bands.reshape(-1, *bands.shape[2:])[:8], edges.ravel()[:8]
+    moved = np.roll(flat, (5, -6), axis=(1, 2))  # 4% of a side down, 5% along: as a corner found that far off
+    pictures = small_pictures(np.concatenate([flat, moved]))
+    distances = shifted_distances(pictures)
+    to_itself = distances[np.arange(8), np.arange(8) + 8]
+    assert np.all(to_itself < np.min(distances[:8, :8][labels[:, None] != labels[None]]))
+    monkeypatch.setattr(halfmatch, "SHIFTS_ACROSS", range(1))  # compared cell by cell, as before
+    monkeypatch.setattr(halfmatch, "SHIFTS_ALONG", range(1))
+    cell_by_cell = shifted_distances(pictures)[np.arange(8), np.arange(8) + 8]
+    assert np.all(to_itself < 0.3 * cell_by_cell)

@@ -187,8 +187,7 @@ def type_posterior(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray
 
 def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Probability of every label for every half, from its distance to each label's mean (its own left out),
-    given only the squared distances between halves: a half's squared distance to a group's mean is its mean
-    squared distance to the members less half the members' mean squared distance among themselves.
+    given only the squared distances between halves (group_mean_distances).
 
     A half alone in its type has no other member to be near: its distance to its own type is taken as the
     typical distance of a half to its own type's other members.
@@ -199,20 +198,9 @@ def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tu
     alone = np.zeros(len(squared), bool)
     for column, label in enumerate(candidates):
         members = labels == label
-        count = int(members.sum())
-        to_members = squared[:, members].sum(axis=1)  # a member's own term is zero
-        among = squared[np.ix_(members, members)]
-        spread = among.sum()
-        within = spread / (2 * count**2)
-        centre = to_members / count - within
-        own = np.flatnonzero(members)
-        if count > 1:  # a half must not vote for its own type: its type's mean without it
-            rest = count - 1
-            spread_without = spread - 2 * to_members[own]
-            centre[own] = to_members[own] / rest - spread_without / (2 * rest**2)
-        else:
-            alone[own] = True
-        distances[:, column] = np.sqrt(np.maximum(centre, 0.0))
+        if members.sum() == 1:
+            alone[members] = True
+        distances[:, column] = np.sqrt(np.maximum(group_mean_distances(squared, members), 0.0))
     rows = np.arange(len(squared))
     own = distances[rows[~alone], columns[~alone]]
     typical = float(np.median(own)) if (~alone).any() else 1.0
@@ -222,6 +210,22 @@ def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tu
     unlike = np.maximum(distances.min(axis=1) / (OUTLIER * (typical or 1.0)), 1.0)
     width = (typical or 1.0) / np.sqrt(independent_directions(own**2))
     return posterior_from(distances / unlike[:, None], width), candidates
+
+
+def group_mean_distances(squared: np.ndarray, members: np.ndarray) -> np.ndarray:
+    """Every half's squared distance to the mean of a group of halves (members: boolean), a member's to the mean
+    of the others, from squared distances alone: the mean squared distance to the members less half their mean
+    squared distance among themselves. A lone member gets 0 (it has no others)."""
+    count = int(members.sum())
+    to_members = squared[:, members].sum(axis=1)  # a member's own term is zero
+    spread = squared[np.ix_(members, members)].sum()
+    centre = to_members / count - spread / (2 * count**2)
+    if count > 1:  # a half must not vote for its own type: its type's mean without it
+        own, rest = np.flatnonzero(members), count - 1
+        centre[own] = to_members[own] / rest - (spread - 2 * to_members[own]) / (2 * rest**2)
+    else:
+        centre[members] = 0.0
+    return centre
 
 
 def independent_directions(own: np.ndarray) -> float:
