@@ -2,13 +2,14 @@
 
 Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
 half-type: Ward's hierarchical clustering of their colours, colour layout and silhouette, cut where the
-merge height jumps. The two half-types of one motif share its colours (head and tail of the red beetle are
+merge height jumps. Found outlines are a few percent off, so pictures are compared at their best small shift
+(halfmatch). The two half-types of one motif share its colours (head and tail of the red beetle are
 both red) while each type differs in shape from the other, so the types are paired into motifs by colour
 affinity. Clustering types first, not motifs, keeps a motif whose head and tail differ in colour (a blue
 beetle with a dark shell and pale legs) from being split in two. The number of types is not known: cuts are
 taken sharpest first, and the first whose pairing joins like colours only and whose reading the tiles can be
 laid out with wins (the solver in the loop). Probabilities come from distances to each type's and each motif's
-mean, as for template reads, so review and repair work the same.
+mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 
