@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .geometry import quad_area
 from .outlines import lone_quad, plausible, tile_shaped
+from .quads import rough_quad
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 CLEARLY_BETTER = 1.5  # how much better on edges a tile another reading saw alone must lie to replace the chosen one
 ELSEWHERE = 0.15  # of a side: how far one of its corners must lie from the chosen tile's for it to replace it
+PIECE = 0.8  # of a tile's area: a misshapen outline smaller than this is a piece of it, not the tile missing a corner
 NEAR = 0.3  # of a side: how near a tile's centre another reading's outline must lie to be the same tile
 
 
@@ -34,6 +37,9 @@ def mended(quads: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[i
     for index, (quad, _) in enumerate(quads):
         side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
         near = np.flatnonzero(np.linalg.norm(centres - quad.mean(axis=0), axis=1) < NEAR * side)
+        near = [k for k in near if not alike(others[k], quad, side) and not piece(others[k], quad)]
+        if not near:
+            continue
         best, best_support = None, CLEARLY_BETTER * edge_support(quad, edges_image)
         for k in near:
             tile, value = seen_tile(others[k], edges_image, alternatives)
@@ -67,6 +73,19 @@ def patched(rough: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[
             return None
         result[index] = (max(stand_ins, key=lambda found: found[1])[0], True)
     return result
+
+
+def alike(hull: np.ndarray, quad: np.ndarray, side: float) -> bool:
+    """Whether an outline's rough corners all lie near a tile's: then it is the outline that tile came from, or
+    one like it, and cannot give a tile far from it (checked before the costlier fit and side search)."""
+    corners = order_screen_clockwise(rough_quad(hull))
+    return bool(np.max(np.linalg.norm(corners - order_screen_clockwise(quad), axis=1)) < ELSEWHERE / 2 * side)
+
+
+def piece(hull: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether an outline is a piece of a tile (a stricter mask broke the tile up): misshapen and smaller than
+    what a tile missing a corner leaves."""
+    return bool(quad_area(hull) < PIECE * quad_area(quad) and not tile_shaped(order_screen_clockwise(rough_quad(hull))))
 
 
 def seen_tile(hull: np.ndarray, edges_image: np.ndarray,
