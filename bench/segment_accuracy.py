@@ -4,7 +4,8 @@
                                      [--layouts scattered grid touching solved] [--show N]
 
 For each tier and layout, photos with seeds first-seed, first-seed + 1, ... cycle through the four seed puzzles
-and random puzzles (4-6 motifs). Only the tiles are found (no edge reading). Reported per tier and layout: the
+and random puzzles (4-6 motifs); `--layouts drawn` makes each seed's photo as bench/vision_accuracy.py does
+(the tier draws the layout), so the two benches' figures compare. Only the tiles are found (no edge reading). Reported per tier and layout: the
 count right, all tiles exact (every corner within 5% of a side), the distribution of the worst corner error (in %
 of a side), and what went wrong: a wrong count (with what each reading gave), the right count but not every
 tile where a true one lies, or corners off (with the reading chosen and the photo's tilt and glare). `--cache DIR` keeps the generated photos (JPEG + truth) between runs.
@@ -28,6 +29,7 @@ from photosolve.vision.masks import FACE_THRESHOLDS
 from photosolve.vision.segment import segment
 
 PUZZLES = ("dogs", "insects", "nsa", "cats")
+DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accuracy.py makes its photos
 
 
 def reading_name(number: int | None) -> str:
@@ -52,7 +54,8 @@ def scene_image(puzzle: str, seed: int, tier: str, layout: str, cache: Path | No
         path = cache / f"{tier}-{layout}-{puzzle.replace(':', '')}-{seed}.jpg"
         if path.is_file():
             return decode_jpeg(path.read_bytes()), json.loads(path.with_suffix(".truth.json").read_text())
-    scene = make_scene(puzzle, seed, tier=tier, layout=layout)
+    pinned = {} if layout == DRAWN else {"layout": layout}
+    scene = make_scene(puzzle, seed, tier=tier, **pinned)
     if cache is not None:
         save_scene(scene, path)
     return scene.image, scene.truth
@@ -65,7 +68,7 @@ def run_case(puzzle: str, seed: int, tier: str, layout: str, cache: Path | None)
     found = segment(photo_from_array(image), expected)
     seconds = time.perf_counter() - started
     conditions = truth["conditions"]
-    outcome = {"puzzle": puzzle, "seed": seed, "tier": tier, "layout": layout, "seconds": seconds,
+    outcome = {"puzzle": puzzle, "seed": seed, "tier": tier, "layout": truth["layout"], "seconds": seconds,
                "reading": reading_name(found.reading), "counts": found.counts, "expected": expected,
                "tilt": conditions["tilt"], "glare": conditions["glare"], "background": conditions["background"],
                "returned": found.tiles is not None, "count_right": found.tiles is not None, "exact": False,
@@ -107,7 +110,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-layout", type=int, default=10)
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
-    parser.add_argument("--layouts", nargs="+", default=list(LAYOUTS))
+    parser.add_argument("--layouts", nargs="+", default=list(LAYOUTS), choices=[*LAYOUTS, DRAWN],
+                        help=f"'{DRAWN}': each seed's photo as bench/vision_accuracy.py makes it, layout drawn by the tier")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--show", type=int, default=40, help="how many failed photos to list")
@@ -121,7 +125,7 @@ def main() -> int:
             for i in range(args.per_layout):
                 seed = args.first_seed + i
                 outcome = run_case(puzzle_for(seed), seed, tier, layout, args.cache)
-                by_layout[layout].append(outcome)
+                by_layout[outcome["layout"]].append(outcome)
                 if not outcome["exact"]:
                     failures.append(outcome)
         everything = [o for items in by_layout.values() for o in items]

@@ -4,8 +4,9 @@ The masks (masks.py, background.py) are the face colour at three strictnesses, r
 what differs from the table's colours at the photo's border. Lone tiles are one component each; a block of
 touching (or nearly touching) tiles is split as an R x C grid of equal tiles (blocks.py). Each tile's
 four sides are then searched for locally, as the strongest straight edge near the rough side, because tiles in a
-hand-laid board each lie a little off any common grid. Finally a lone tile's sides are traced to where its face
-ends, and the side two touching tiles share is put on their seam, midway between where their two faces end.
+hand-laid board each lie a little off any common grid. A tile of the chosen reading that another reading saw
+alone and far better outlined is taken from that one (mending.py). Finally a lone tile's sides are traced to where
+its face ends, and the side two touching tiles share is put on their seam, midway between where their two faces end.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .background import background_masks
 from .errors import WrongTileCount
 from .geometry import north_first, rescale_points
 from .masks import FACE_THRESHOLDS, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
+from .mending import mended, patched
 from .outlines import plausible, rough_quads, tile_components
 from .seams import fit_seams
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
@@ -71,7 +73,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
-    counts, candidates = [], []
+    counts, candidates, seen, near_misses = [], [], [], []
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
     readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness), background_masks(lab))
     for number, mask in enumerate(readings):
@@ -79,25 +81,23 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
             break  # the face colour found each tile's own clear outline: no need to look for walled-in regions
         components = tile_components(mask, expected)
         counts.append(sum(count for _, count in components))
+        seen.extend((number, hull) for hull, count in components if count == 1)
         if counts[-1] != expected:
             continue  # outlines are fitted only for readings that may be right
         rough = rough_quads(components, edges_image)
         if not plausible([q for q, _ in rough]):
+            near_misses.append((number, rough))
             continue
-        keys = [(lone, *np.rint(quad / 2).astype(int).ravel()) for quad, lone in rough]
-        for key, (quad, lone) in zip(keys, rough):
-            if key not in refined:
-                tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
-                refined[key] = (tile, edge_support(tile, edges_image))
-        tiles = [refined[key] for key in keys]
-        if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
-            tiles = squared_where_weak(tiles, rough, edges_image)
-        quads = [(tile, lone) for (tile, _), (_, lone) in zip(tiles, rough)]
-        candidates.append(Reading(number, quads, min(value for _, value in tiles)))
+        candidates.append(reading_of(number, rough, edges_image, refined))
+    if not candidates:  # a reading with the right count but a misshapen tile may be mended by another's
+        for number, rough in near_misses:
+            rough = patched(rough, number, seen, edges_image)
+            if rough is not None and plausible([q for q, _ in rough]):
+                candidates.append(reading_of(number, rough, edges_image, refined))
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
-    best = chosen.quads
+    best = mended(chosen.quads, chosen.number, seen, edges_image)
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
     tiles = [order_screen_clockwise(rescale_points(q, photo.scale)) for q, _ in best]
@@ -107,6 +107,22 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     tiles = fit_seams(tiles, photo.image)
     return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
                         chosen.support)
+
+
+def reading_of(number: int, rough: list[tuple[np.ndarray, bool]], edges_image: np.ndarray,
+               refined: dict[tuple, tuple[np.ndarray, float]]) -> Reading:
+    """A reading's rough tiles with each side put on its edge, and the reading's edge support (its weakest tile's).
+    `refined` holds the tiles refined so far, by rough outline, and gains this reading's."""
+    keys = [(lone, *np.rint(quad / 2).astype(int).ravel()) for quad, lone in rough]
+    for key, (quad, lone) in zip(keys, rough):
+        if key not in refined:
+            tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
+            refined[key] = (tile, edge_support(tile, edges_image))
+    tiles = [refined[key] for key in keys]
+    if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
+        tiles = squared_where_weak(tiles, rough, edges_image)
+    quads = [(tile, lone) for (tile, _), (_, lone) in zip(tiles, rough)]
+    return Reading(number, quads, min(value for _, value in tiles))
 
 
 def on_edges(snapped: np.ndarray, quad: np.ndarray, edges_image: np.ndarray, scale: float) -> bool:
