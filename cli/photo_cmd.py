@@ -95,6 +95,7 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     else:
         photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages)
     say(read.how)
+    say_weak_outlines(halves)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
     fixed = None
@@ -284,6 +285,16 @@ def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, sta
     except TemplateError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
     return photo, halves, read
+
+
+def say_weak_outlines(halves) -> None:
+    """Name the tiles whose outlines lie on no clear edge: their edges are doubted, and the person should look."""
+    from ..vision.doubt import weak_outlines
+
+    weak = [] if halves.supports is None else weak_outlines(halves.supports)
+    if weak:
+        say(f"tile{'s' if len(weak) > 1 else ''} {', '.join(str(t + 1) for t in weak)}: the outline found lies on "
+            f"no clear edge, so its edges are doubted; check the outline with --annotate")
 
 
 def puzzle_of(labels: np.ndarray, names: dict[int, str], source: str) -> Puzzle:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .classify import Reading, list_forcing, read_halves
+from .doubt import outline_supports, with_outline_doubt
 from .features import band_features, white_bands
 from .rectify import rectify_all
 from .segment import find_tiles
@@ -30,6 +31,7 @@ class Halves:
     squares: np.ndarray  # (tiles, size, size, 3) uint8, N on top
     bands: np.ndarray  # (tiles, 4, h, w, 3) float, white-balanced, edge on top
     features: np.ndarray  # (tiles, 4, F)
+    supports: np.ndarray | None = None  # (tiles,) how well each outline lies on edges (doubt.py); None: not measured
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def cut_halves(photo: Photo, expected: int) -> Halves:
     quads = find_tiles(photo, expected)
     squares = rectify_all(photo, quads)
     bands = white_bands(squares)
-    return Halves(quads, squares, bands, band_features(bands))
+    return Halves(quads, squares, bands, band_features(bands), outline_supports(photo, quads))
 
 
 def set_fit(features: np.ndarray, templates: TemplateSet) -> float:
@@ -76,7 +78,12 @@ def rank_bundled(features: np.ndarray) -> list[tuple[str, float]]:
 
 
 def read_edges(halves: Halves, templates: TemplateSet) -> Reading:
-    return read_halves(halves.features, templates)
+    return doubted(read_halves(halves.features, templates), halves)
+
+
+def doubted(reading: Reading, halves: Halves) -> Reading:
+    """The reading with the edges of tiles whose outlines lie on no clear edge made doubtful (doubt.py)."""
+    return reading if halves.supports is None else with_outline_doubt(reading, halves.supports)
 
 
 def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int) -> EdgeReading:
@@ -112,7 +119,8 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str) -> Ed
     from .selflabel import self_label
 
     found = self_label(halves.bands, rows, cols)
-    return EdgeReading(found.reading, found.templates, f"{why}; {found.motifs} motifs found in the photo itself")
+    return EdgeReading(doubted(found.reading, halves), found.templates,
+                       f"{why}; {found.motifs} motifs found in the photo itself")
 
 
 def repairable(reading: Reading, rows: int, cols: int) -> bool:

@@ -1,0 +1,44 @@
+"""Doubt from a tile's outline: measured on a real generated photo, with one outline moved off its tile."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.classify import reading_from
+from photosolve.vision.doubt import WEAK_OUTLINE, outline_supports, weak_outlines, with_outline_doubt
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.types import TileQuad
+
+
+@lru_cache(maxsize=None)
+def photo_and_true_quads():
+    scene = make_scene("dogs", 3, tier="medium", layout="scattered")
+    quads = [TileQuad(np.asarray(tile["corners"], dtype=float)) for tile in scene.truth["tiles"]]
+    return photo_from_array(scene.image), quads
+
+
+def test_true_outlines_lie_on_clear_edges():
+    photo, quads = photo_and_true_quads()
+    supports = outline_supports(photo, quads)
+    assert supports.min() > 1.5 * WEAK_OUTLINE and weak_outlines(supports) == []
+
+
+def test_an_outline_moved_a_third_of_a_side_is_doubted():
+    photo, quads = photo_and_true_quads()
+    moved = list(quads)
+    tile = quads[4]
+    moved[4] = TileQuad(tile.corners + (tile.corners[1] - tile.corners[0]) / 3)  # a third of a side along its top
+    assert weak_outlines(outline_supports(photo, moved)) == [4]
+
+
+def test_only_a_doubted_tiles_edges_lose_confidence():
+    candidates = np.array([-2, -1, 1, 2])
+    posterior = np.tile([0.01, 0.01, 0.97, 0.01], (3, 4, 1))
+    reading = reading_from(posterior, candidates)
+    doubted = with_outline_doubt(reading, np.array([10.0, 0.5 * WEAK_OUTLINE, 0.0]))
+    assert np.allclose(doubted.probabilities[0], 0.97)  # a clear outline keeps its reading
+    assert np.all(doubted.labels == 1)  # the best label stays the best
+    assert np.all((doubted.probabilities[1] < 0.8) & (doubted.probabilities[1] > 0.3))
+    assert np.all(doubted.probabilities[2] < 0.4)  # an outline on nothing says little
