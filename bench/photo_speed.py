@@ -37,6 +37,7 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
 
     from photosolve.cli.photo_cmd import save_image
     from photosolve.solver import Puzzle, solve
+    from photosolve.vision.doubt import outline_supports
     from photosolve.vision.features import band_features, white_bands
     from photosolve.vision.load import load_photo
     from photosolve.vision.pipeline import Halves, read_photo_edges
@@ -59,7 +60,8 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
             squares = timed("rectify", lambda: rectify_all(image, quads))
             bands = timed("cut halves", lambda: white_bands(squares))
             features = timed("describe halves", lambda: band_features(bands))
-            halves = Halves(quads, squares, bands, features)
+            supports = timed("outline doubt", lambda: outline_supports(image, quads))
+            halves = Halves(quads, squares, bands, features, supports)
             read = timed("choose templates and classify", lambda: read_photo_edges(halves, None, 3, 3))
             reading = read.reading
             puzzle = Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels])
