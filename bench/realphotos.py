@@ -1,4 +1,4 @@
-"""Real photos read with no templates: tiles found, edges right (up to renaming motifs), solution true.
+"""Real photos read with no templates: tiles found, edges right (up to renaming motifs), solution true, questions.
 
     python bench/realphotos.py [FOLDER]        # default: ../shared/realphotos beside the project
 
@@ -15,11 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
+from photosolve.cli.photo_cmd import DOUBT_MARGIN
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.solver import Puzzle, solve
+from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
-from photosolve.vision.pipeline import cut_halves, read_photo_edges
+from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_photo_edges
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +43,8 @@ def main() -> int:
         print(f"no photos in {folder}")
         return 1
     print(f"photosolve on real photos, no templates — {folder}, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"  {'photo':<28} {'tiles':>5} {'edges right':>11} {'motifs':>6} {'solution':>9} {'seconds':>7}")
+    print(f"  {'photo':<28} {'tiles':>5} {'edges right':>11} {'motifs':>6} {'solution':>9} {'questions':>9} "
+          f"{'seconds':>7}")
     for path in photos:
         truth = json.loads(path.with_suffix(".truth.json").read_text())
         started = time.perf_counter()
@@ -59,8 +62,11 @@ def main() -> int:
         result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
         verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
             ("none" if not result.solutions else "FALSE")
+        # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution.
+        questions = len(repair(edge_posteriors(read.reading), 3, 3, rival=True).doubtful(DOUBT_MARGIN))
         print(f"  {path.name:<28} {len(halves.quads):>5} {right:>7} / {truth_edges.size:<3} "
-              f"{len(set(np.abs(read.reading.labels).ravel().tolist())):>6} {verdict:>9} {seconds:7.2f}")
+              f"{len(set(np.abs(read.reading.labels).ravel().tolist())):>6} {verdict:>9} {questions:>9} "
+              f"{seconds:7.2f}")
     return 0
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.classify import reading_from
-from photosolve.vision.doubt import WEAK_OUTLINE, outline_supports, weak_outlines, with_outline_doubt
+from photosolve.vision.doubt import WEAK_OUTLINE, outline_supports, outline_trust, weak_outlines, with_outline_doubt
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.types import TileQuad
 
@@ -22,7 +22,7 @@ def photo_and_true_quads():
 def test_true_outlines_lie_on_clear_edges():
     photo, quads = photo_and_true_quads()
     supports = outline_supports(photo, quads)
-    assert supports.min() > 1.5 * WEAK_OUTLINE and weak_outlines(supports) == []
+    assert supports.min() > 2 * WEAK_OUTLINE * np.median(supports) and weak_outlines(supports) == []
 
 
 def test_an_outline_moved_a_third_of_a_side_is_doubted():
@@ -35,10 +35,12 @@ def test_an_outline_moved_a_third_of_a_side_is_doubted():
 
 def test_only_a_doubted_tiles_edges_lose_confidence():
     candidates = np.array([-2, -1, 1, 2])
-    posterior = np.tile([0.01, 0.01, 0.97, 0.01], (3, 4, 1))
+    posterior = np.tile([0.01, 0.01, 0.97, 0.01], (5, 4, 1))
     reading = reading_from(posterior, candidates)
-    doubted = with_outline_doubt(reading, np.array([10.0, 0.5 * WEAK_OUTLINE, 0.0]))
-    assert np.allclose(doubted.probabilities[0], 0.97)  # a clear outline keeps its reading
+    supports = np.array([10.0, 12.0, 8.0, 0.5 * WEAK_OUTLINE * 10.0, 0.0])  # the median tile's support is 8
+    assert np.allclose(outline_trust(supports), [1, 1, 1, 0.625, 0])
+    doubted = with_outline_doubt(reading, supports)
+    assert np.allclose(doubted.probabilities[:3], 0.97)  # a clear outline keeps its reading
     assert np.all(doubted.labels == 1)  # the best label stays the best
-    assert np.all((doubted.probabilities[1] < 0.8) & (doubted.probabilities[1] > 0.3))
-    assert np.all(doubted.probabilities[2] < 0.4)  # an outline on nothing says little
+    assert np.all((doubted.probabilities[3] < 0.9) & (doubted.probabilities[3] > 0.3))
+    assert np.all(doubted.probabilities[4] < 0.4)  # an outline on nothing says little

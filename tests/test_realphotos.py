@@ -9,7 +9,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from photosolve.cli.exit_codes import ExitCode
+from photosolve.cli.main import app, with_default_command
 from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.solver import Puzzle, solve, turn_edges
 from photosolve.vision.classify import read_halves
@@ -103,3 +106,12 @@ def test_puzzles_never_seen_are_read_with_no_templates(name):
     assert read.motifs == 4
     assert edges_right_up_to_renaming(read.reading.labels, true_edges) == 36
     assert solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3).raw > 0
+
+
+@pytest.mark.parametrize("name", ["IMG_20231030_092105.jpg", "SkiierExample.jpg", "board.jpeg", "solution1.jpeg"])
+def test_real_photos_are_solved_with_no_question(name, tmp_path):
+    # As a person runs it, with no terminal: any doubt that changes the solution would exit 5 (needs review).
+    solved = tmp_path / "solved.png"
+    result = CliRunner().invoke(app, with_default_command([str(REAL / name), "--templates", "none", "-o", str(solved)]))
+    assert result.exit_code == ExitCode.SOLVED, result.output
+    assert solved.is_file()
