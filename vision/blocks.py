@@ -12,6 +12,11 @@ from .sides import edge_strength, rectified
 
 UNEVEN = 1.2  # how much stronger the edges of cells with gaps between them must be than those of the even split
 NARROWEST = 0.9  # of a cell: the smallest tile in a block; wider gaps show the table and part the tiles' masks
+BRIDGE = 0.05  # of a tile's side: the widest a bridge of mask across a gap between two tiles is cut
+PIECE = 0.5  # of a tile's area: the least a piece parted from a block must hold to be a tile (not a motif's scrap)
+SEAM = 0.02  # of a tile's side: pieces this near each other meet (touching tiles' regions are a seam apart)
+CONTACT = 0.35  # of a tile's side: the longest a bridge between two tiles is; touching tiles meet all along a side
+WHOLE = 0.85  # of a block's mask: how much of it its pieces must keep, so no tile is lost in parting them
 
 
 def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
@@ -38,6 +43,72 @@ def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
     if np.max(np.linalg.norm(quad - rough, axis=1)) > 0.25 * side:
         return hull
     return quad
+
+
+def parted(mask: np.ndarray, hull: np.ndarray, tile_area: float) -> list[np.ndarray] | None:
+    """The convex outlines of the pieces a block's mask parts into once thin bridges are cut; None when it stays
+    one piece, or parts into scraps.
+
+    Tiles laid in a grid with narrow gaps, twisted a little each, are often joined in a mask only by a bridge
+    across a gap (glare, a shadow, a motif of the face's colour): their own outlines are then far better than
+    any grid cut through the block, which cannot follow each tile's twist. Eroding the mask by a little more
+    each time cuts the thinnest bridges first; each piece is then grown back within the mask.
+    """
+    x, y, w, h = cv2.boundingRect(hull.astype(np.int32))
+    pad = 2
+    inside = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.fillConvexPoly(inside, (hull - (x - pad, y - pad)).astype(np.int32), 255)
+    window = np.zeros_like(inside)
+    window[pad:pad + h, pad:pad + w] = mask[y:y + h, x:x + w]
+    window &= inside
+    total = cv2.countNonZero(window)
+    least = PIECE * tile_area
+    eroded = window
+    for radius in range(1, max(1, int(round(BRIDGE * math.sqrt(tile_area)))) + 1):
+        eroded = cv2.erode(eroded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least * 0.5]
+        if len(big) < 2:
+            if not big:
+                return None
+            continue
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        pieces = [cv2.dilate((labels == i).astype(np.uint8) * 255, grow) & window for i in big]
+        side = math.sqrt(tile_area)
+        if longest_contact(pieces, max(1, int(round(SEAM * side)))) > CONTACT * side:
+            return None  # pieces that meet all along a side: touching tiles, a seam or a wall between them
+        areas = [cv2.countNonZero(piece) for piece in pieces]
+        if min(areas) < least or sum(areas) < WHOLE * total:
+            return None  # a tile broken up by its motifs, or bridges as thick as the tiles' own necks
+        outlines = [piece_outline(piece) + (x - pad, y - pad) for piece in pieces]
+        # Only a block whose every piece is one tile is parted: pieces still holding several tiles would have to
+        # be split by a grid all the same, and leave too few lone tiles to tell a tile's size by.
+        return outlines if all(one_tile(outline, tile_area) for outline in outlines) else None
+    return None
+
+
+def longest_contact(pieces: list[np.ndarray], near: int) -> float:
+    """The longest stretch (pixels) along which two pieces of a mask lie within 2 * `near` pixels of each other:
+    the area they share, each grown by `near`, over that band's width."""
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1))
+    grown = [cv2.dilate(piece, reach) for piece in pieces]
+    longest = 0.0
+    for a in range(len(grown)):
+        for b in range(a + 1, len(grown)):
+            longest = max(longest, cv2.countNonZero(grown[a] & grown[b]) / (2 * near + 1))
+    return longest
+
+
+def one_tile(outline: np.ndarray, tile_area: float) -> bool:
+    """Whether a piece's outline is one tile: square on its longest side, not much bigger than a tile."""
+    (_, _), (width, height), _ = cv2.minAreaRect(outline.astype(np.float32))
+    return max(width, height) <= 1.4 * max(min(width, height), 1.0) and width * height <= 1.7 * tile_area
+
+
+def piece_outline(piece: np.ndarray) -> np.ndarray:
+    """The convex outline (x, y) of a piece of mask: of its largest region."""
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(max(contours, key=cv2.contourArea)).reshape(-1, 2).astype(np.float64)
 
 
 def boundary_points(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:

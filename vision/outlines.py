@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from .blocks import block_outline, split_grid
+from .blocks import block_outline, parted, split_grid
 from .geometry import line_through, quad_area
 from .quads import fit_quad, signed_area
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
@@ -35,16 +35,12 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
     hulls = [h for h in cluster_hulls(outline_hulls(mask), mask.shape) if not touches_border(h, mask.shape)]
     if not hulls:
         return []
-    areas = np.array([quad_area(h) for h in hulls])
-    order = np.argsort(-areas)
-    hulls, areas = [hulls[i] for i in order], areas[order]
-    total = areas[: expected].sum()
-    # The typical tile: the median of the biggest components, unless one component holds them all.
-    big = areas[areas > 0.25 * areas[0]]
-    tile_area = float(np.median(big[: expected]))
-    if areas[0] > 0.5 * total and len(big) < expected:
-        tile_area = areas[0] / max(1, expected - (len(big) - 1))
-    local = tile_area * perspective_scale(hulls, areas, tile_area)
+    hulls, areas, local = sized(hulls, expected)
+    # Tiles joined only by thin bridges across their gaps are counted, and outlined, each on its own.
+    pieces = [parted(mask, hull, here) if area >= 0.4 * here and tiles_held(hull, area / here, expected) > 1
+              else None for hull, area, here in zip(hulls, areas, local)]
+    if any(pieces):
+        hulls, areas, local = sized([p for hull, own in zip(hulls, pieces) for p in (own or [hull])], expected)
     components = []
     for hull, area, here in zip(hulls, areas, local):
         if area < 0.4 * here:
@@ -54,6 +50,20 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
             hull = block_outline(mask, hull)
         components.append((hull, count))
     return components
+
+
+def sized(hulls: list[np.ndarray], expected: int) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The hulls, biggest first, with their areas and the area a tile has where each lies."""
+    areas = np.array([quad_area(h) for h in hulls])
+    order = np.argsort(-areas)
+    hulls, areas = [hulls[i] for i in order], areas[order]
+    total = areas[: expected].sum()
+    # The typical tile: the median of the biggest components, unless one component holds them all.
+    big = areas[areas > 0.25 * areas[0]]
+    tile_area = float(np.median(big[: expected]))
+    if areas[0] > 0.5 * total and len(big) < expected:
+        tile_area = areas[0] / max(1, expected - (len(big) - 1))
+    return hulls, areas, tile_area * perspective_scale(hulls, areas, tile_area)
 
 
 def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: float) -> np.ndarray:
