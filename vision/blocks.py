@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 
 from .geometry import apply_homography, fit_line, quad_area, quad_from_lines
-from .quads import rough_quad
-from .sides import edge_strength, rectified
+from .quads import enclosing_quad, rough_quad
+from .sides import edge_strength, order_screen_clockwise, rectified
 
 UNEVEN = 1.2  # how much stronger the edges of cells with gaps between them must be than those of the even split
 NARROWEST = 0.9  # of a cell: the smallest tile in a block; wider gaps show the table and part the tiles' masks
@@ -25,24 +25,38 @@ def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
 
     Things on the table in the face's colour (a checked cloth's white squares, a sheet of paper) join the block's
     mask in places and pull its convex hull out; the block's own sides stay the longest straight runs of its
-    boundary.
+    boundary. A tile missing from a corner of the mask (a face region not walled in, glare) cuts that corner off
+    the hull: the block's sides are then sought near the smallest quad the hull's own side lines bound, and the
+    outline whose sides more of the boundary lies on wins.
     """
     points = boundary_points(mask, hull)
-    rough = rough_quad(hull)
     if len(points) < 40:
         return hull
-    lines = [dominant_line(points, rough[i], rough[(i + 1) % 4]) for i in range(4)]
-    if any(line is None for line in lines):
+    roughs = [rough_quad(hull)]
+    enclosing = enclosing_quad(hull)
+    if enclosing is not None:
+        roughs.append(order_screen_clockwise(enclosing))
+    outlines = [outline for outline in (sides_near(points, rough) for rough in roughs) if outline is not None]
+    if not outlines:
         return hull
+    return max(outlines, key=lambda outline: outline[1])[0]
+
+
+def sides_near(points: np.ndarray, rough: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The quad of the dominant boundary lines near each side of a rough quad, and how many boundary points lie
+    on them; None when a side has no such line or the lines bound a quad far from the rough one."""
+    found = [dominant_line(points, rough[i], rough[(i + 1) % 4]) for i in range(4)]
+    if any(line is None for line in found):
+        return None
     try:
-        quad = quad_from_lines(lines)
+        quad = quad_from_lines([line for line, _ in found])
     except ValueError:
-        return hull
-    # The lines must still bound a quad like the hull's: no corner far from where the hull put it.
+        return None
+    # The lines must still bound a quad like the rough one: no corner far from where it put it.
     side = float(np.mean(np.linalg.norm(rough - np.roll(rough, -1, axis=0), axis=1)))
     if np.max(np.linalg.norm(quad - rough, axis=1)) > 0.25 * side:
-        return hull
-    return quad
+        return None
+    return quad, sum(count for _, count in found)
 
 
 def parted(mask: np.ndarray, hull: np.ndarray, tile_area: float) -> list[np.ndarray] | None:
@@ -134,9 +148,9 @@ def boundary_points(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
 
 
 def dominant_line(points: np.ndarray, start: np.ndarray, end: np.ndarray, turn: float = 8.0,
-                  tolerance: float = 1.5) -> np.ndarray | None:
+                  tolerance: float = 1.5) -> tuple[np.ndarray, int] | None:
     """The line, within `turn` degrees of the side from start to end and near it, on which the most boundary
-    points lie (within `tolerance` pixels); refitted to those points."""
+    points lie (within `tolerance` pixels), refitted to those points; and how many lie on it."""
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 1:
@@ -164,7 +178,7 @@ def dominant_line(points: np.ndarray, start: np.ndarray, end: np.ndarray, turn: 
     offset = relative @ np.array([unit[1], -unit[0]])
     along = relative @ unit
     inliers = points[(np.abs(offset - centre) <= tolerance) & (along > -0.05 * length) & (along < 1.05 * length)]
-    return fit_line(inliers) if len(inliers) >= 2 else None
+    return (fit_line(inliers), len(inliers)) if len(inliers) >= 2 else None
 
 
 def grid_shape(count: int, quad: np.ndarray) -> tuple[int, int]:
