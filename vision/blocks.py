@@ -1,4 +1,5 @@
-"""A block of touching (or nearly touching) tiles: its outline, and the R x C grid of tiles it is split into."""
+"""A block of touching (or nearly touching) tiles: its outline, the R x C grid of tiles it is split into, or the
+lone tiles it parts into where only thin bridges of mask join them across their gaps."""
 from __future__ import annotations
 
 import math
