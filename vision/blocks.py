@@ -1,4 +1,5 @@
-"""A block of touching (or nearly touching) tiles: its outline, and the R x C grid of tiles it is split into."""
+"""A block of touching (or nearly touching) tiles: its outline, the R x C grid of tiles it is split into, or the
+lone tiles it parts into where only thin bridges of mask join them across their gaps."""
 from __future__ import annotations
 
 import math
@@ -7,11 +8,16 @@ import cv2
 import numpy as np
 
 from .geometry import apply_homography, fit_line, quad_area, quad_from_lines
-from .quads import rough_quad
-from .sides import edge_strength, rectified
+from .quads import enclosing_quad, rough_quad
+from .sides import edge_strength, order_screen_clockwise, rectified
 
 UNEVEN = 1.2  # how much stronger the edges of cells with gaps between them must be than those of the even split
 NARROWEST = 0.9  # of a cell: the smallest tile in a block; wider gaps show the table and part the tiles' masks
+BRIDGE = 0.05  # of a tile's side: the widest a bridge of mask across a gap between two tiles is cut
+PIECE = 0.5  # of a tile's area: the least a piece parted from a block must hold to be a tile (not a motif's scrap)
+SEAM = 0.02  # of a tile's side: pieces this near each other meet (touching tiles' regions are a seam apart)
+CONTACT = 0.35  # of a tile's side: the longest a bridge between two tiles is; touching tiles meet all along a side
+WHOLE = 0.85  # of a block's mask: how much of it its pieces must keep, so no tile is lost in parting them
 
 
 def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
@@ -20,24 +26,104 @@ def block_outline(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
 
     Things on the table in the face's colour (a checked cloth's white squares, a sheet of paper) join the block's
     mask in places and pull its convex hull out; the block's own sides stay the longest straight runs of its
-    boundary.
+    boundary. A tile missing from a corner of the mask (a face region not walled in, glare) cuts that corner off
+    the hull: the block's sides are then sought near the smallest quad the hull's own side lines bound, and the
+    outline whose sides more of the boundary lies on wins.
     """
     points = boundary_points(mask, hull)
-    rough = rough_quad(hull)
     if len(points) < 40:
         return hull
-    lines = [dominant_line(points, rough[i], rough[(i + 1) % 4]) for i in range(4)]
-    if any(line is None for line in lines):
+    roughs = [rough_quad(hull)]
+    enclosing = enclosing_quad(hull)
+    if enclosing is not None:
+        roughs.append(order_screen_clockwise(enclosing))
+    outlines = [outline for outline in (sides_near(points, rough) for rough in roughs) if outline is not None]
+    if not outlines:
         return hull
+    return max(outlines, key=lambda outline: outline[1])[0]
+
+
+def sides_near(points: np.ndarray, rough: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The quad of the dominant boundary lines near each side of a rough quad, and how many boundary points lie
+    on them; None when a side has no such line or the lines bound a quad far from the rough one."""
+    found = [dominant_line(points, rough[i], rough[(i + 1) % 4]) for i in range(4)]
+    if any(line is None for line in found):
+        return None
     try:
-        quad = quad_from_lines(lines)
+        quad = quad_from_lines([line for line, _ in found])
     except ValueError:
-        return hull
-    # The lines must still bound a quad like the hull's: no corner far from where the hull put it.
+        return None
+    # The lines must still bound a quad like the rough one: no corner far from where it put it.
     side = float(np.mean(np.linalg.norm(rough - np.roll(rough, -1, axis=0), axis=1)))
     if np.max(np.linalg.norm(quad - rough, axis=1)) > 0.25 * side:
-        return hull
-    return quad
+        return None
+    return quad, sum(count for _, count in found)
+
+
+def parted(mask: np.ndarray, hull: np.ndarray, tile_area: float) -> list[np.ndarray] | None:
+    """The convex outlines of the pieces a block's mask parts into once thin bridges are cut; None when it stays
+    one piece, or parts into scraps.
+
+    Tiles laid in a grid with narrow gaps, twisted a little each, are often joined in a mask only by a bridge
+    across a gap (glare, a shadow, a motif of the face's colour): their own outlines are then far better than
+    any grid cut through the block, which cannot follow each tile's twist. Eroding the mask by a little more
+    each time cuts the thinnest bridges first; each piece is then grown back within the mask.
+    """
+    x, y, w, h = cv2.boundingRect(hull.astype(np.int32))
+    pad = 2
+    inside = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.fillConvexPoly(inside, (hull - (x - pad, y - pad)).astype(np.int32), 255)
+    window = np.zeros_like(inside)
+    window[pad:pad + h, pad:pad + w] = mask[y:y + h, x:x + w]
+    window &= inside
+    total = cv2.countNonZero(window)
+    least = PIECE * tile_area
+    eroded = window
+    for radius in range(1, max(1, int(round(BRIDGE * math.sqrt(tile_area)))) + 1):
+        eroded = cv2.erode(eroded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= least * 0.5]
+        if len(big) < 2:
+            if not big:
+                return None
+            continue
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        pieces = [cv2.dilate((labels == i).astype(np.uint8) * 255, grow) & window for i in big]
+        side = math.sqrt(tile_area)
+        if longest_contact(pieces, max(1, int(round(SEAM * side)))) > CONTACT * side:
+            return None  # pieces that meet all along a side: touching tiles, a seam or a wall between them
+        areas = [cv2.countNonZero(piece) for piece in pieces]
+        if min(areas) < least or sum(areas) < WHOLE * total:
+            return None  # a tile broken up by its motifs, or bridges as thick as the tiles' own necks
+        outlines = [piece_outline(piece) + (x - pad, y - pad) for piece in pieces]
+        # Only a block whose every piece is one tile is parted: pieces still holding several tiles would have to
+        # be split by a grid all the same, and leave too few lone tiles to tell a tile's size by.
+        return outlines if all(one_tile(outline, tile_area) for outline in outlines) else None
+    return None
+
+
+def longest_contact(pieces: list[np.ndarray], near: int) -> float:
+    """The longest stretch (pixels) along which two pieces of a mask lie within 2 * `near` pixels of each other:
+    the area they share, each grown by `near`, over that band's width."""
+    reach = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * near + 1, 2 * near + 1))
+    grown = [cv2.dilate(piece, reach) for piece in pieces]
+    longest = 0.0
+    for a in range(len(grown)):
+        for b in range(a + 1, len(grown)):
+            longest = max(longest, cv2.countNonZero(grown[a] & grown[b]) / (2 * near + 1))
+    return longest
+
+
+def one_tile(outline: np.ndarray, tile_area: float) -> bool:
+    """Whether a piece's outline is one tile: square on its longest side, not much bigger than a tile."""
+    (_, _), (width, height), _ = cv2.minAreaRect(outline.astype(np.float32))
+    return max(width, height) <= 1.4 * max(min(width, height), 1.0) and width * height <= 1.7 * tile_area
+
+
+def piece_outline(piece: np.ndarray) -> np.ndarray:
+    """The convex outline (x, y) of a piece of mask: of its largest region."""
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(max(contours, key=cv2.contourArea)).reshape(-1, 2).astype(np.float64)
 
 
 def boundary_points(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
@@ -63,9 +149,9 @@ def boundary_points(mask: np.ndarray, hull: np.ndarray) -> np.ndarray:
 
 
 def dominant_line(points: np.ndarray, start: np.ndarray, end: np.ndarray, turn: float = 8.0,
-                  tolerance: float = 1.5) -> np.ndarray | None:
+                  tolerance: float = 1.5) -> tuple[np.ndarray, int] | None:
     """The line, within `turn` degrees of the side from start to end and near it, on which the most boundary
-    points lie (within `tolerance` pixels); refitted to those points."""
+    points lie (within `tolerance` pixels), refitted to those points; and how many lie on it."""
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 1:
@@ -93,7 +179,7 @@ def dominant_line(points: np.ndarray, start: np.ndarray, end: np.ndarray, turn: 
     offset = relative @ np.array([unit[1], -unit[0]])
     along = relative @ unit
     inliers = points[(np.abs(offset - centre) <= tolerance) & (along > -0.05 * length) & (along < 1.05 * length)]
-    return fit_line(inliers) if len(inliers) >= 2 else None
+    return (fit_line(inliers), len(inliers)) if len(inliers) >= 2 else None
 
 
 def grid_shape(count: int, quad: np.ndarray) -> tuple[int, int]:

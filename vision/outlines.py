@@ -1,15 +1,14 @@
 """Rough tile outlines from a mask: one quad per lone tile, an R x C grid of them per block of touching tiles."""
 from __future__ import annotations
 
-import itertools
 import math
 
 import cv2
 import numpy as np
 
-from .blocks import block_outline, split_grid
-from .geometry import line_through, quad_area
-from .quads import fit_quad, signed_area
+from .blocks import block_outline, parted, split_grid
+from .geometry import quad_area
+from .quads import enclosing_quad, fit_quad, tile_shaped
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 
@@ -35,16 +34,12 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
     hulls = [h for h in cluster_hulls(outline_hulls(mask), mask.shape) if not touches_border(h, mask.shape)]
     if not hulls:
         return []
-    areas = np.array([quad_area(h) for h in hulls])
-    order = np.argsort(-areas)
-    hulls, areas = [hulls[i] for i in order], areas[order]
-    total = areas[: expected].sum()
-    # The typical tile: the median of the biggest components, unless one component holds them all.
-    big = areas[areas > 0.25 * areas[0]]
-    tile_area = float(np.median(big[: expected]))
-    if areas[0] > 0.5 * total and len(big) < expected:
-        tile_area = areas[0] / max(1, expected - (len(big) - 1))
-    local = tile_area * perspective_scale(hulls, areas, tile_area)
+    hulls, areas, local = sized(hulls, expected)
+    # Tiles joined only by thin bridges across their gaps are counted, and outlined, each on its own.
+    pieces = [parted(mask, hull, here) if area >= 0.4 * here and tiles_held(hull, area / here, expected) > 1
+              else None for hull, area, here in zip(hulls, areas, local)]
+    if any(pieces):
+        hulls, areas, local = sized([p for hull, own in zip(hulls, pieces) for p in (own or [hull])], expected)
     components = []
     for hull, area, here in zip(hulls, areas, local):
         if area < 0.4 * here:
@@ -54,6 +49,20 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
             hull = block_outline(mask, hull)
         components.append((hull, count))
     return components
+
+
+def sized(hulls: list[np.ndarray], expected: int) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The hulls, biggest first, with their areas and the area a tile has where each lies."""
+    areas = np.array([quad_area(h) for h in hulls])
+    order = np.argsort(-areas)
+    hulls, areas = [hulls[i] for i in order], areas[order]
+    total = areas[: expected].sum()
+    # The typical tile: the median of the biggest components, unless one component holds them all.
+    big = areas[areas > 0.25 * areas[0]]
+    tile_area = float(np.median(big[: expected]))
+    if areas[0] > 0.5 * total and len(big) < expected:
+        tile_area = areas[0] / max(1, expected - (len(big) - 1))
+    return hulls, areas, tile_area * perspective_scale(hulls, areas, tile_area)
 
 
 def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: float) -> np.ndarray:
@@ -191,52 +200,3 @@ def lone_quad(hull: np.ndarray, image: np.ndarray) -> np.ndarray:
     candidates = [fitted, order_screen_clockwise(enclosing)]
     support = [edge_support(refine_quad(q, image, REACH_LONE), image) for q in candidates]
     return candidates[int(np.argmax(support))]
-
-
-def enclosing_quad(hull: np.ndarray, most_sides: int = 12) -> np.ndarray | None:
-    """The smallest tile-shaped quad bounded by four of the lines along a convex outline's sides (simplified to
-    at most `most_sides` sides), which holds the whole outline; None when no four of them bound one.
-
-    Tile-shaped: sides within a factor 1.5 of each other, corners between 50 and 130 degrees (what a square
-    looks like under any tilt a phone photo of a table has); a line cutting a corner off bounds no such quad."""
-    outline = hull.reshape(-1, 2).astype(np.float32)
-    perimeter = cv2.arcLength(outline, True)
-    simple = outline
-    for fraction in (0.005, 0.01, 0.02, 0.04):
-        simple = cv2.approxPolyDP(outline, fraction * perimeter, True).reshape(-1, 2).astype(np.float64)
-        if len(simple) <= most_sides:
-            break
-    if len(simple) < 4 or len(simple) > most_sides:
-        return None
-    if signed_area(simple) < 0:
-        simple = simple[::-1]
-    following = np.roll(simple, -1, axis=0)
-    lines = np.array([line_through(a, b) for a, b in zip(simple, following)])
-    heading = np.arctan2(*(following - simple).T[::-1])
-    chosen = np.array(list(itertools.combinations(range(len(simple)), 4)))
-    # The four sides bound a quad when each turns less than half a turn to the next.
-    turns = np.mod(np.diff(heading[np.c_[chosen, chosen[:, :1]]], axis=1), 2 * np.pi)
-    chosen = chosen[np.all(turns < np.pi - 1e-6, axis=1)]
-    if not len(chosen):
-        return None
-    # Corner i where side i-1 meets side i, as in quad_from_lines.
-    points = np.cross(lines[np.roll(chosen, 1, axis=1)], lines[chosen])
-    with np.errstate(divide="ignore", invalid="ignore"):  # parallel sides meet nowhere: not tile-shaped
-        quads = points[..., :2] / points[..., 2:3]
-    shaped = tile_shaped(quads)
-    if not shaped.any():
-        return None
-    quads = quads[shaped]
-    x, y = quads[..., 0], quads[..., 1]
-    areas = np.abs(np.einsum("qi,qi->q", x, np.roll(y, -1, axis=1)) - np.einsum("qi,qi->q", y, np.roll(x, -1, axis=1)))
-    return quads[int(np.argmin(areas))]
-
-
-def tile_shaped(quads: np.ndarray) -> np.ndarray:
-    """Which quads (... x 4 x 2) could be a square tile seen by a phone: sides alike, no corner far from square."""
-    sides = quads - np.roll(quads, 1, axis=-2)
-    lengths = np.linalg.norm(sides, axis=-1)
-    alike = lengths.max(axis=-1) <= 1.5 * lengths.min(axis=-1)
-    cosines = np.einsum("...ij,...ij->...i", -sides, np.roll(sides, -1, axis=-2)) / np.maximum(
-        lengths * np.roll(lengths, -1, axis=-1), 1e-9)
-    return alike & np.all(np.abs(cosines) < np.cos(np.radians(50)), axis=-1) & np.all(np.isfinite(quads), axis=(-1, -2))
