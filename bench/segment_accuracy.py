@@ -1,7 +1,8 @@
 """Accuracy of segmentation alone (find_tiles) on generated photos, per tier and layout, with failure kinds.
 
     python bench/segment_accuracy.py [--per-layout 10] [--tiers medium hard] [--first-seed 0] [--cache DIR]
-                                     [--layouts scattered grid touching solved] [--show N]
+                                     [--layouts scattered grid touching solved] [--backgrounds tablecloth ...]
+                                     [--show N]
 
 For each tier and layout, photos with seeds first-seed, first-seed + 1, ... cycle through the four seed puzzles
 and random puzzles (4-6 motifs); `--layouts drawn` makes each seed's photo as bench/vision_accuracy.py does
@@ -9,10 +10,13 @@ and random puzzles (4-6 motifs); `--layouts drawn` makes each seed's photo as be
 count right, all tiles exact (every corner within 5% of a side), the distribution of the worst corner error (in %
 of a side), and what went wrong: a wrong count (with what each reading gave), the right count but not every
 tile where a true one lies, or corners off (with the reading chosen and the photo's tilt and glare). `--cache DIR` keeps the generated photos (JPEG + truth) between runs.
+`--backgrounds` pins the table (each seed's photo is made once per background given; the tier still draws the
+rest), for sets of one hard background such as the checked tablecloth.
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -22,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from photosolve.scenes.evaluate import CORNER_TOLERANCE, score_reading
-from photosolve.scenes.photograph import decode_jpeg
+from photosolve.scenes.photograph import BACKGROUNDS, decode_jpeg
 from photosolve.scenes.scene import LAYOUTS, make_scene, save_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.masks import FACE_THRESHOLDS
@@ -48,21 +52,28 @@ def puzzle_for(seed: int) -> str:
     return PUZZLES[seed % 5] if seed % 5 < 4 else f"random:{4 + seed % 3}"
 
 
-def scene_image(puzzle: str, seed: int, tier: str, layout: str, cache: Path | None) -> tuple[np.ndarray, dict]:
-    """The photo and truth of a scene, from the cache when it holds them."""
+def scene_image(puzzle: str, seed: int, tier: str, layout: str, cache: Path | None,
+                background: str | None = None) -> tuple[np.ndarray, dict]:
+    """The photo and truth of a scene (on `background` if given, else the tier's), from the cache when it holds
+    them."""
     if cache is not None:
-        path = cache / f"{tier}-{layout}-{puzzle.replace(':', '')}-{seed}.jpg"
+        # Photos on a pinned background are other photos than the tier's own: their names must differ.
+        pinned_name = f"-{background}" if background else ""
+        path = cache / f"{tier}-{layout}{pinned_name}-{puzzle.replace(':', '')}-{seed}.jpg"
         if path.is_file():
             return decode_jpeg(path.read_bytes()), json.loads(path.with_suffix(".truth.json").read_text())
     pinned = {} if layout == DRAWN else {"layout": layout}
+    if background:
+        pinned["background"] = background
     scene = make_scene(puzzle, seed, tier=tier, **pinned)
     if cache is not None:
         save_scene(scene, path)
     return scene.image, scene.truth
 
 
-def run_case(puzzle: str, seed: int, tier: str, layout: str, cache: Path | None) -> dict:
-    image, truth = scene_image(puzzle, seed, tier, layout, cache)
+def run_case(puzzle: str, seed: int, tier: str, layout: str, cache: Path | None,
+             background: str | None = None) -> dict:
+    image, truth = scene_image(puzzle, seed, tier, layout, cache, background)
     expected = len(truth["tiles"])
     started = time.perf_counter()
     found = segment(photo_from_array(image), expected)
@@ -112,20 +123,26 @@ def main() -> int:
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--layouts", nargs="+", default=list(LAYOUTS), choices=[*LAYOUTS, DRAWN],
                         help=f"'{DRAWN}': each seed's photo as bench/vision_accuracy.py makes it, layout drawn by the tier")
+    parser.add_argument("--backgrounds", nargs="+", default=[None], choices=BACKGROUNDS,
+                        help="pin the table to each of these in turn (default: the tier draws it)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--show", type=int, default=40, help="how many failed photos to list")
+    parser.add_argument("--outcomes", type=Path, default=None,
+                        help="write every photo's outcome here (JSON), to compare two runs photo by photo")
     args = parser.parse_args()
     print(f"photosolve segmentation accuracy — {args.per_layout} photos per tier and layout, seeds from "
-          f"{args.first_seed}, {time.strftime('%Y-%m-%d %H:%M')}")
-    failures = []
+          f"{args.first_seed}, {time.strftime('%Y-%m-%d %H:%M')}"
+          + (f", table pinned to {', '.join(args.backgrounds)}" if args.backgrounds != [None] else ""))
+    failures, outcomes = [], []
     for tier in args.tiers:
         by_layout: dict[str, list[dict]] = defaultdict(list)
-        for layout in args.layouts:
+        for layout, background in itertools.product(args.layouts, args.backgrounds):
             for i in range(args.per_layout):
                 seed = args.first_seed + i
-                outcome = run_case(puzzle_for(seed), seed, tier, layout, args.cache)
+                outcome = run_case(puzzle_for(seed), seed, tier, layout, args.cache, background)
                 by_layout[outcome["layout"]].append(outcome)
+                outcomes.append(outcome)
                 if not outcome["exact"]:
                     failures.append(outcome)
         everything = [o for items in by_layout.values() for o in items]
@@ -139,6 +156,8 @@ def main() -> int:
         print("  worst corner % of a side: " + "  ".join(
             f"[{lo:g},{hi:g}) {count}" for lo, hi, count in zip(edges[:-1], edges[1:], histogram)))
         print(f"  segment time median {np.median([o['seconds'] for o in everything]) * 1000:.0f} ms")
+    if args.outcomes is not None:
+        args.outcomes.write_text(json.dumps(outcomes, default=float, indent=0))
     print(f"\nphotos not segmented exactly ({len(failures)}; tier layout puzzle seed: kind, worst corner %, "
           "tiles off, reading, counts per reading, tilt, glare, background):")
     for o in failures[: args.show]:

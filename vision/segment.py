@@ -75,7 +75,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
     counts, candidates, seen, near_misses = [], [], [], []
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
-    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness), background_masks(lab))
+    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness, expected), background_masks(lab))
     for number, mask in enumerate(readings):
         if number == len(FACE_THRESHOLDS) and settled(candidates, expected):
             break  # the face colour found each tile's own clear outline: no need to look for walled-in regions
