@@ -4,6 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .outlines import four_cornered, perspective_scale
+
 LAB_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)  # shading changes lightness far more than hue
 EDGE_INSET = 0.025  # how far inside its outline a face region walled in by edges ends (a printed frame, blur)
 FACE_THRESHOLDS = (1.0, 0.6, 0.4)  # of the Otsu threshold on likeness to the face colour, loosest first
@@ -15,6 +17,11 @@ SOLID = 0.85
 # face (the least of 3,500 faces on 200 generated hard photos was 0.54 of it, bar regions spanning two tiles), but
 # a checked cloth's square, lying beside a face, would join its outline.
 SMALLEST_FACE = 0.3
+# Of its width: the longest a region walled in by edges may be. A far tile in a steeply tilted photo looks 1.9
+# times as long as wide, and two tiles walled in as one (a faint seam) are twice as long; their count is settled
+# later, by the shape and size of the region (outlines.tiles_held).
+LONGEST = 2.5
+LEAST_FILL = 0.4  # of its convex hull: the least a face region walled in by edges fills (motifs take the rest)
 
 
 def main_colours(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,10 +72,14 @@ def enclosed_masks(lightness: np.ndarray, expected: int = 9):
         faces = face_regions((walls == 0).astype(np.uint8))
         mask = np.zeros(lightness.shape, np.uint8)
         if faces:
+            outlines = [outline for outline, _ in faces]
             areas = np.array([area for _, area in faces])
             typical = float(np.median(np.sort(areas)[::-1][:expected]))
-            for outline, area in faces:
-                if area >= SMALLEST_FACE * typical:
+            # A far tile of a steeply tilted photo is far smaller than the typical face, a cloth's square beside it
+            # smaller still: the size to expect is the one perspective gives where the region lies.
+            here = typical * perspective_scale([o.astype(np.float64) for o in outlines], areas, typical)
+            for outline, area, local in zip(outlines, areas, here):
+                if area >= SMALLEST_FACE * local:
                     cv2.fillConvexPoly(mask, outline, 255)
         yield mask
 
@@ -88,12 +99,12 @@ def face_regions(open_space: np.ndarray) -> list[tuple[np.ndarray, float]]:
         points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == i))[:, ::-1] + (x, y)
         hull = cv2.convexHull(points.astype(np.int32))
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
-        # A face: its hull mostly fills its bounding rectangle (a tilted camera makes it a trapezoid), not too
-        # long, and the motifs leave much of it but not all.
+        # A face: not too long, the motifs leave much of it but not all, and four-cornered. A tilted camera makes
+        # a far tile a trapezoid that fills its bounding rectangle little, so its own four corners are the test.
         hull_area = cv2.contourArea(hull)
-        if hull_area < 0.75 * rw * rh or max(rw, rh) > 1.7 * min(rw, rh) or area < 0.4 * rw * rh:
+        if max(rw, rh) > LONGEST * min(rw, rh) or area < LEAST_FILL * hull_area or area > SOLID * hull_area:
             continue
-        if area > SOLID * hull_area:
+        if not four_cornered(hull.reshape(-1, 2)):
             continue
         # The hull itself, not its bounding rectangle: a tilted camera makes a tile a trapezoid.
         grow = EDGE_INSET * (rw + rh) / 2
@@ -101,3 +112,4 @@ def face_regions(open_space: np.ndarray) -> list[tuple[np.ndarray, float]]:
         grown = (cx, cy) + (outline - (cx, cy)) * (1 + 2 * grow / ((rw + rh) / 2))
         faces.append((np.rint(grown).astype(np.int32), hull_area))
     return faces
+

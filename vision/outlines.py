@@ -8,7 +8,7 @@ import numpy as np
 
 from .blocks import block_outline, parted, split_grid
 from .geometry import quad_area
-from .quads import enclosing_quad, fit_quad, tile_shaped
+from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 
@@ -148,9 +148,28 @@ def cluster_hulls(hulls: list[np.ndarray], shape: tuple[int, ...], reach: int = 
     return [m for m in merged if len(m) >= 4]
 
 
+QUAD_FILL = 0.9  # of its convex hull: the least the four corners of a single tile's hull span
+QUAD_CORNERS = (45, 135)  # degrees: a square tile's corners under any tilt a phone photo of a table has
+
+
+def four_cornered(hull: np.ndarray) -> bool:
+    """Whether a convex hull is a quad with corners a tilted square can have: four of its points span nearly all
+    of it, and no corner is far from square (a triangle, a blob, an L of cloth squares are no tile's face)."""
+    corners = rough_quad(hull)
+    if quad_area(corners) < QUAD_FILL * quad_area(hull):
+        return False
+    sides = np.roll(corners, -1, axis=0) - corners
+    lengths = np.maximum(np.linalg.norm(sides, axis=1), 1e-9)
+    cosines = np.einsum("ij,ij->i", -np.roll(sides, 1, axis=0), sides) / (np.roll(lengths, 1) * lengths)
+    return bool(np.all(np.abs(cosines) < np.cos(np.radians(QUAD_CORNERS[0]))))
+
+
 def touches_border(hull: np.ndarray, shape: tuple[int, ...], margin: float = 2.0) -> bool:
     height, width = shape[:2]
     return bool(hull.min() < margin or hull[:, 0].max() > width - 1 - margin or hull[:, 1].max() > height - 1 - margin)
+
+
+STEEP_SIDES = 2.2  # the most a tile's longest side may exceed its shortest in a photo whose tile sizes show a steep tilt
 
 
 def plausible(quads: list[np.ndarray]) -> bool:
@@ -159,9 +178,11 @@ def plausible(quads: list[np.ndarray]) -> bool:
     mean = sides.mean(axis=1)
     # Perspective makes near tiles bigger, by more than this only in a steeply tilted photo, where it does so
     # steadily across the photo.
-    if mean.max() > 1.8 * mean.min() and not steady_sizes(quads, mean):
+    steep = mean.max() > 1.8 * mean.min()
+    if steep and not steady_sizes(quads, mean):
         return False
-    if np.any(sides.max(axis=1) > 1.8 * sides.min(axis=1)):
+    # A steep tilt also foreshortens the far tiles: one looks nearly twice as long as wide.
+    if np.any(sides.max(axis=1) > (STEEP_SIDES if steep else 1.8) * sides.min(axis=1)):
         return False
     centres = np.array([q.mean(axis=0) for q in quads])
     distance = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(quads)) * 1e9

@@ -21,7 +21,7 @@ from .errors import WrongTileCount
 from .geometry import north_first, rescale_points
 from .masks import FACE_THRESHOLDS, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
 from .mending import mended, patched
-from .outlines import plausible, rough_quads, tile_components
+from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 from .snap import open_sides, snap_to_face
@@ -32,8 +32,9 @@ EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
 # reading of a generated medium photo scores 4-40, a wrong reading's under 1.5.
 CONVINCING = 8.0
-# How far (of a side) a block's outer side may move to where the face ends: across its side band, not onto things
-# beyond it in the face's colour (a checked cloth's white squares); its outline already came from the block's own.
+# How far (of a side) a tile's side may move to where the face ends: across its side band, not onto things beyond it
+# in the face's colour (a checked cloth's white square beside a lone tile, which jumps 6-14%); its outline was
+# already put on its own edge.
 BLOCK_SNAP = 0.03
 SNAPPED_SUPPORT = 0.5  # of a tile's edge support before its sides were traced to where its face ends
 RIVAL = 0.6  # of the best edge support: a reading this well supported that sees more lone tiles is preferred
@@ -81,7 +82,8 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
             break  # the face colour found each tile's own clear outline: no need to look for walled-in regions
         components = tile_components(mask, expected)
         counts.append(sum(count for _, count in components))
-        seen.extend((number, hull) for hull, count in components if count == 1)
+        # Only a four-cornered outline can stand in for a tile: a face-colour mask can join a cloth's pale square to one.
+        seen.extend((number, hull) for hull, count in components if count == 1 and four_cornered(hull))
         if counts[-1] != expected:
             continue  # outlines are fitted only for readings that may be right
         rough = rough_quads(components, edges_image)
@@ -101,8 +103,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
     tiles = [order_screen_clockwise(rescale_points(q, photo.scale)) for q, _ in best]
-    snapped = [snap_to_face(q, photo.image, open_sides(q, tiles), None if lone else BLOCK_SNAP)
-               for q, (_, lone) in zip(tiles, best)]
+    snapped = [snap_to_face(q, photo.image, open_sides(q, tiles), BLOCK_SNAP) for q in tiles]
     tiles = [traced if on_edges(traced, q, edges_image, photo.scale) else q for traced, q in zip(snapped, tiles)]
     tiles = fit_seams(tiles, photo.image)
     return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
