@@ -17,10 +17,9 @@ SOLID = 0.85
 # face (the least of 3,500 faces on 200 generated hard photos was 0.54 of it, bar regions spanning two tiles), but
 # a checked cloth's square, lying beside a face, would join its outline.
 SMALLEST_FACE = 0.3
-# Of its width: the longest a region walled in by edges may be. A far tile in a steeply tilted photo looks 1.9
-# times as long as wide, and two tiles walled in as one (a faint seam) are twice as long; their count is settled
-# later, by the shape and size of the region (outlines.tiles_held).
-LONGEST = 2.5
+# Of its width: the longest a region walled in by edges may be. A far tile in a steeply tilted photo looks up to 1.9
+# times as long as wide; two tiles walled in as one (twice as long) are left out (2.5 let one join a grid's block).
+LONGEST = 2.0
 LEAST_FILL = 0.4  # of its convex hull: the least a face region walled in by edges fills (motifs take the rest)
 
 
