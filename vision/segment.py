@@ -23,7 +23,8 @@ from .masks import FACE_THRESHOLDS, LAB_WEIGHTS, enclosed_masks, face_colour, fa
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
-from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
+from .sides import (REACH_BLOCK, REACH_LONE, edge_support, no_less_square, order_screen_clockwise, refine_quad,
+                    sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import squared_where_weak
 from .types import Photo, TileQuad
@@ -99,7 +100,8 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
-    best = mended(chosen.quads, chosen.number, seen, edges_image)
+    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], edges_image)
+    best = no_less_square(mended(sharpest, chosen.number, seen, edges_image), sharpest)
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
     tiles = [order_screen_clockwise(rescale_points(q, photo.scale)) for q, _ in best]

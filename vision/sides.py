@@ -113,3 +113,50 @@ def edge_support(quad: np.ndarray, image: np.ndarray) -> float:
     weaker_halves = [np.sort(side)[: len(side) // 2].mean() for side in sides]
     inside = np.median(across_x[MARGIN + 8:MARGIN + CELL - 8, MARGIN + 8:MARGIN + CELL - 8]) + 1.0
     return float(min(weaker_halves) / inside)
+
+
+SAME_TILE = 0.08  # of a side: the farthest corner of two readings' outlines of one tile
+CLEARLY_SHARPER = 1.5  # how much better on edges another reading's outline of a tile must lie to replace it
+LESS_SQUARE = 0.05  # this much more elongated (length over width) than the outline it replaces: a patch joined on
+
+
+def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tuple[np.ndarray, bool]]],
+                      image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """A reading's tiles (each marked whether lone), each lone tile replaced by another reading's outline of the
+    same tile (every corner near) whose sides lie clearly better on edges.
+
+    Readings are chosen by their weakest tile, so the chosen one may outline some other tile worse than another
+    reading does: a mask that takes in a patch of the table by one corner tilts that side, which the side
+    search, looking only near the outline, cannot straighten.
+    """
+    result = []
+    for quad, lone in tiles:
+        corners = order_screen_clockwise(quad)
+        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+        same = [order_screen_clockwise(other) for reading in others for other, other_lone in reading
+                if other_lone and np.max(np.linalg.norm(order_screen_clockwise(other) - corners, axis=1))
+                < SAME_TILE * side]
+        best, best_support = quad, CLEARLY_SHARPER * edge_support(corners, image) if lone and same else np.inf
+        for other in same:
+            support = edge_support(other, image)
+            if support > best_support and elongation(other) <= elongation(corners) + LESS_SQUARE:
+                best, best_support = other, support
+        result.append((best, lone))
+    return result
+
+
+def elongation(quad: np.ndarray) -> float:
+    """How much longer a quad is than wide: the ratio of its mean lengths across the two pairs of opposite sides
+    (1 for a square; a phone's tilt foreshortens a tile by up to about a fifth)."""
+    lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    pairs = lengths[[0, 1]] + lengths[[2, 3]]
+    return float(pairs.max() / pairs.min())
+
+
+def no_less_square(tiles: list[tuple[np.ndarray, bool]],
+                   before: list[tuple[np.ndarray, bool]]) -> list[tuple[np.ndarray, bool]]:
+    """Each tile, unless it is clearly more elongated than the outline it replaced (`before`, in the same order),
+    then that one: a cloth's pale square beside a tile joins it in some mask into a longer outline, whose far side
+    lies on a sharper edge (the cloth's own) than the tile's."""
+    return [(quad, lone) if elongation(order_screen_clockwise(quad)) <= elongation(order_screen_clockwise(old))
+            + LESS_SQUARE else (old, old_lone) for (quad, lone), (old, old_lone) in zip(tiles, before)]
