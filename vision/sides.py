@@ -116,6 +116,7 @@ def edge_support(quad: np.ndarray, image: np.ndarray) -> float:
 
 
 SAME_TILE = 0.08  # of a side: the farthest corner of two readings' outlines of one tile
+NEARLY_SAME = 0.015  # of a side: outlines whose corners all lie this near are one outline
 CLEARLY_SHARPER = 1.5  # how much better on edges another reading's outline of a tile must lie to replace it
 LESS_SQUARE = 0.05  # this much more elongated (length over width) than the outline it replaces: a patch joined on
 
@@ -133,9 +134,15 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
     for quad, lone in tiles:
         corners = order_screen_clockwise(quad)
         side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
-        same = [order_screen_clockwise(other) for reading in others for other, other_lone in reading
-                if other_lone and np.max(np.linalg.norm(order_screen_clockwise(other) - corners, axis=1))
-                < SAME_TILE * side]
+        # Readings mostly share their outline of a tile: each other outline is weighed once, and those within a
+        # pixel or two of this one not at all (they cannot lie clearly better on edges).
+        same: dict[tuple, np.ndarray] = {}
+        for other in (order_screen_clockwise(other) for reading in others for other, other_lone in reading
+                      if other_lone):
+            apart = np.max(np.linalg.norm(other - corners, axis=1))
+            if NEARLY_SAME * side < apart < SAME_TILE * side:
+                same.setdefault(tuple(np.rint(other).astype(int).ravel()), other)
+        same = list(same.values())
         best, best_support = quad, CLEARLY_SHARPER * edge_support(corners, image) if lone and same else np.inf
         for other in same:
             support = edge_support(other, image)
