@@ -125,8 +125,9 @@ def outline_hulls(mask: np.ndarray) -> list[np.ndarray]:
 
 
 def cluster_hulls(hulls: list[np.ndarray], shape: tuple[int, ...], reach: int = 3) -> list[np.ndarray]:
-    """Hulls that overlap or lie within `reach` pixels of each other, merged into the hull of their union when
-    they fill it (pieces of one block do; neighbouring lone tiles joined by a speck do not)."""
+    """Hulls that overlap or lie within `reach` pixels of each other, or that the outline of such a group reaches
+    over, merged into the hull of their union when they fill it (pieces of one block do; neighbouring lone tiles
+    joined by a speck do not)."""
     if not hulls:
         return []
     areas = np.array([quad_area(h) for h in hulls])
@@ -141,11 +142,51 @@ def cluster_hulls(hulls: list[np.ndarray], shape: tuple[int, ...], reach: int = 
         x, y = hull[0].astype(int)
         groups.setdefault(int(labels[y, x]), []).append(hull)
     merged = []
-    for group in groups.values():
-        union = cv2.convexHull(np.concatenate(group).astype(np.int32)).reshape(-1, 2).astype(np.float64)
+    for group in with_covered(list(groups.values())):
+        union = hull_of(group)
         filled = sum(quad_area(h) for h in group) >= 0.8 * quad_area(union)
         merged.extend([union] if len(group) == 1 or filled else [h.astype(np.float64) for h in group])
     return [m for m in merged if len(m) >= 4]
+
+
+TILE_SIZED = 0.05  # of the biggest hull: a hull smaller than this is a scrap, not a tile in an L's crook
+
+
+def with_covered(groups: list[list[np.ndarray]], share: float = 0.1) -> list[list[np.ndarray]]:
+    """Groups of hulls, each joined by the groups whose hulls its outline covers more than `share` of: an L of
+    tiles joined in the mask reaches over the tile in its crook, which belongs to the same block."""
+    areas = {id(h): quad_area(h) for group in groups for h in group}
+    least = TILE_SIZED * max(areas.values())
+    # Only tile-sized hulls can be a tile in an L's crook: each with its area and bounding box.
+    sized = [[(h.astype(np.float32), areas[id(h)], h.min(axis=0), h.max(axis=0)) for h in group
+              if areas[id(h)] >= least] for group in groups]
+    groups = [list(group) for group in groups]
+
+    def covered(union: np.ndarray, other: list) -> bool:
+        low, high = union.min(axis=0), union.max(axis=0)
+        return any(np.all(lo < high) and np.all(hi > low) and cv2.intersectConvexConvex(union, h)[0] > share * area
+                   for h, area, lo, hi in other)
+
+    joined = True
+    while joined:
+        joined = False
+        for a, group in enumerate(groups):
+            if len(group) < 2:
+                continue
+            union = hull_of(group).astype(np.float32)
+            for b in range(len(groups)):
+                if b != a and covered(union, sized[b]):
+                    groups[a], sized[a] = group + groups[b], sized[a] + sized[b]
+                    del groups[b], sized[b]
+                    joined = True
+                    break
+            if joined:
+                break
+    return groups
+
+
+def hull_of(hulls: list[np.ndarray]) -> np.ndarray:
+    return cv2.convexHull(np.concatenate(hulls).astype(np.int32)).reshape(-1, 2).astype(np.float64)
 
 
 QUAD_FILL = 0.9  # of its convex hull: the least the four corners of a single tile's hull span
