@@ -20,6 +20,7 @@ SMALLEST_FACE = 0.3
 # Of its width: the longest a region walled in by edges may be. A far tile in a steeply tilted photo looks up to 1.9
 # times as long as wide; two tiles walled in as one (twice as long) are left out (2.5 let one join a grid's block).
 LONGEST = 2.0
+NECK = 0.1  # of the square root of a region's area: necks this narrow between parts of a region are cut
 LEAST_FILL = 0.4  # of its convex hull: the least a face region walled in by edges fills (motifs take the rest)
 
 
@@ -95,20 +96,51 @@ def face_regions(open_space: np.ndarray) -> list[tuple[np.ndarray, float]]:
             continue
         if x == 0 or y == 0 or x + w >= width or y + h >= height:
             continue
-        points = np.column_stack(np.nonzero(labels[y:y + h, x:x + w] == i))[:, ::-1] + (x, y)
-        hull = cv2.convexHull(points.astype(np.int32))
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
-        # A face: not too long, the motifs leave much of it but not all, and four-cornered. A tilted camera makes
-        # a far tile a trapezoid that fills its bounding rectangle little, so its own four corners are the test.
-        hull_area = cv2.contourArea(hull)
-        if max(rw, rh) > LONGEST * min(rw, rh) or area < LEAST_FILL * hull_area or area > SOLID * hull_area:
-            continue
-        if not four_cornered(hull.reshape(-1, 2)):
-            continue
-        # The hull itself, not its bounding rectangle: a tilted camera makes a tile a trapezoid.
-        grow = EDGE_INSET * (rw + rh) / 2
-        outline = hull.reshape(-1, 2).astype(np.float64)
-        grown = (cx, cy) + (outline - (cx, cy)) * (1 + 2 * grow / ((rw + rh) / 2))
-        faces.append((np.rint(grown).astype(np.int32), hull_area))
+        region = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        face = face_outline(region, (x, y))
+        if face is None:
+            # A face may leak into a pale square of a checked cloth through a short gap in its outline: cut the
+            # region at its narrow necks and try its biggest part.
+            face = face_outline(biggest_part(region), (x, y))
+        if face is not None:
+            faces.append(face)
     return faces
 
+
+def face_outline(region: np.ndarray, offset: tuple[int, int]) -> tuple[np.ndarray, float] | None:
+    """A region's (uint8 1 inside, placed at `offset`) convex hull grown by EDGE_INSET (int32 points) and that
+    hull's area, if the region looks like a tile's face; else None."""
+    points = np.column_stack(np.nonzero(region))[:, ::-1] + offset
+    if len(points) < 3:
+        return None
+    area = len(points)
+    hull = cv2.convexHull(points.astype(np.int32))
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(hull)
+    # A face: not too long, the motifs leave much of it but not all, and four-cornered. A tilted camera makes
+    # a far tile a trapezoid that fills its bounding rectangle little, so its own four corners are the test.
+    hull_area = cv2.contourArea(hull)
+    if max(rw, rh) > LONGEST * min(rw, rh) or area < LEAST_FILL * hull_area or area > SOLID * hull_area:
+        return None
+    if not four_cornered(hull.reshape(-1, 2)):
+        return None
+    # The hull itself, not its bounding rectangle: a tilted camera makes a tile a trapezoid.
+    grow = EDGE_INSET * (rw + rh) / 2
+    outline = hull.reshape(-1, 2).astype(np.float64)
+    grown = (cx, cy) + (outline - (cx, cy)) * (1 + 2 * grow / ((rw + rh) / 2))
+    return np.rint(grown).astype(np.int32), hull_area
+
+
+def biggest_part(region: np.ndarray) -> np.ndarray:
+    """The biggest part (uint8 1 inside) of a region opened by a disk of NECK of its size: parts joined only
+    through necks narrower than that come apart."""
+    size = odd(NECK * np.sqrt(region.sum()))
+    opened = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+    if count < 2:
+        return opened
+    return (labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8)
+
+
+def odd(size: float) -> int:
+    """The odd kernel size nearest `size`, at least 3."""
+    return max(3, int(round(size)) | 1)
