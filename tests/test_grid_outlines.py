@@ -3,11 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosolve.scenes.evaluate import score_reading
-from photosolve.scenes.scene import make_scene
-from photosolve.vision.load import photo_from_array
 from photosolve.vision.outlines import tile_components
-from photosolve.vision.segment import segment
 
 SIDE = 100  # pixels, each square tile below
 
@@ -26,13 +22,3 @@ def test_an_l_of_tiles_and_the_tile_in_its_crook_are_one_block():
     # the L would pass for a block of four and the grid for five tiles.
     mask = mask_of([(50, 50, SIDE, SIDE), (160, 50, SIDE, 2 * SIDE), (58, 160, SIDE, SIDE)])
     assert [count for _, count in tile_components(mask, 4)] == [4]
-
-
-def test_a_grid_whose_tiles_nearly_touch_is_found_exactly():
-    # Insects on grey stone, tiles a narrow gap apart: three of them joined in an L, whose outline reached over
-    # the tile in its crook, made every reading see ten tiles.
-    scene = make_scene("insects", 10181, tier="hard")
-    found = segment(photo_from_array(scene.image), 9)
-    assert found.tiles is not None
-    score = score_reading([q.corners for q in found.tiles], None, scene.truth)
-    assert score.found == 9 and score.worst_corner < 0.05

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .masks import LAB_WEIGHTS
+from .masks import LAB_WEIGHTS, odd
 
 BORDER = 0.03  # of the photo's longer side: the ring along the border whose colours are the background's
 BORDER_COLOURS = 8  # a table, its grain or stripes, and things lying on it at the border
@@ -35,7 +35,7 @@ def background_masks(lab: np.ndarray):
 
 def odd_size(fraction: float, image: np.ndarray) -> int:
     """An odd kernel size, at least 3, of `fraction` of the image's longer side."""
-    return max(3, int(round(fraction * max(image.shape[:2]))) | 1)
+    return odd(fraction * max(image.shape[:2]))
 
 
 def filled(mask: np.ndarray) -> np.ndarray:

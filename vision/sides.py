@@ -130,24 +130,29 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
     reading does: a mask that takes in a patch of the table by one corner tilts that side, which the side
     search, looking only near the outline, cannot straighten.
     """
+    outlines = [order_screen_clockwise(other) for reading in others for other, other_lone in reading if other_lone]
     result = []
     for quad, lone in tiles:
+        if not lone:  # a block's tiles are outlined with the block
+            result.append((quad, lone))
+            continue
         corners = order_screen_clockwise(quad)
         side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
         # Readings mostly share their outline of a tile: each other outline is weighed once, and those within a
         # pixel or two of this one not at all (they cannot lie clearly better on edges).
         same: dict[tuple, np.ndarray] = {}
-        for other in (order_screen_clockwise(other) for reading in others for other, other_lone in reading
-                      if other_lone):
+        for other in outlines:
             apart = np.max(np.linalg.norm(other - corners, axis=1))
             if NEARLY_SAME * side < apart < SAME_TILE * side:
                 same.setdefault(tuple(np.rint(other).astype(int).ravel()), other)
-        same = list(same.values())
-        best, best_support = quad, CLEARLY_SHARPER * edge_support(corners, image) if lone and same else np.inf
-        for other in same:
-            support = edge_support(other, image)
-            if support > best_support and elongation(other) <= elongation(corners) + LESS_SQUARE:
-                best, best_support = other, support
+        best = quad
+        if same:
+            best_support = CLEARLY_SHARPER * edge_support(corners, image)
+            longest = elongation(corners) + LESS_SQUARE
+            for other in same.values():
+                support = edge_support(other, image)
+                if support > best_support and elongation(other) <= longest:
+                    best, best_support = other, support
         result.append((best, lone))
     return result
 
