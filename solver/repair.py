@@ -66,18 +66,24 @@ def best_label(posterior: Posterior) -> int:
 
 def seam_cost(first: Posterior, second: Posterior) -> tuple[float, int]:
     """Cheapest way to make two halves a pair: (cost, label taken by `first`; `second` takes its negation)."""
-    top_first, top_second = max(first.values()), max(second.values())
-    best_first, best_second = best_label(first), best_label(second)
+    return cheapest_pair(label_prices(first), label_prices(second))
+
+
+def label_prices(posterior: Posterior) -> dict[int, float]:
+    """What taking each label costs one half: the log probability given up against its best reading, plus the
+    change price when it is not the best. Computed once per half, as every half meets every other."""
+    top, best = math.log(max(max(posterior.values()), FLOOR)), best_label(posterior)
+    return {label: top - math.log(max(p, FLOOR)) + CHANGE_PRICE * (label != best)
+            for label, p in posterior.items() if label != 0}
+
+
+def cheapest_pair(first: dict[int, float], second: dict[int, float]) -> tuple[float, int]:
+    """seam_cost from two halves' label_prices."""
     best = (math.inf, 0)
-    for label, p in first.items():
-        q = second.get(-label)
-        if q is None or label == 0:
-            continue
-        cost = (math.log(max(top_first, FLOOR)) - math.log(max(p, FLOOR))
-                + math.log(max(top_second, FLOOR)) - math.log(max(q, FLOOR))
-                + CHANGE_PRICE * ((label != best_first) + (-label != best_second)))
-        if cost < best[0]:
-            best = (cost, label)
+    for label, price in first.items():
+        other = second.get(-label)
+        if other is not None and price + other < best[0]:
+            best = (price + other, label)
     return best
 
 
@@ -91,7 +97,8 @@ def repair(posteriors: list[list[Posterior]], rows: int, cols: int, budget: floa
     started = time.perf_counter()
     count = len(posteriors)
     halves = [half for tile in posteriors for half in tile]  # half h = tile * 4 + side as read
-    pair = [[seam_cost(a, b) for b in halves] for a in halves]
+    prices = [label_prices(half) for half in halves]
+    pair = [[cheapest_pair(a, b) for b in prices] for a in prices]
     cells = _fill_order(rows, cols)
     step_of = {cell: i for i, cell in enumerate(cells)}
     needs = []  # per step: (earlier step, direction here) for each placed neighbour

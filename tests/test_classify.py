@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shutil
 
 import numpy as np
 import pytest
@@ -18,11 +19,11 @@ from photosolve.scenes.artwork import random_artwork
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, turn_edges
 from photosolve.vision.classify import read_halves
-from photosolve.vision.features import band_features, white_bands
+from photosolve.vision.features import FEATURES_VERSION, band_features, feature_length, white_bands
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.templates import load_templates, save_templates
+from photosolve.vision.templates import BUNDLED, FEATURES_FILE, bundled_names, load_templates, save_templates
 from photosolve.vision.types import TileQuad
 
 TIERS = ("easy", "medium", "hard")
@@ -135,3 +136,28 @@ def test_a_saved_set_keeps_its_tile_list_and_reads_alike(dogs, tmp_path):
     assert loaded.tiles == templates.tiles
     _, features, edges = photos["medium"]
     assert np.array_equal(read_halves(features, loaded).labels, edges)
+
+
+def test_a_saved_set_stores_the_features_its_pictures_give(dogs, tmp_path):
+    templates, _, _ = dogs
+    loaded = load_templates(save_templates(templates, tmp_path / "dogs"))
+    assert loaded.stored_features is not None
+    assert np.allclose(loaded.stored_features, band_features(loaded.bands), atol=1e-5)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_the_bundled_sets_stored_features_are_current(name):
+    """A change to band_features must bump FEATURES_VERSION (or restore the numbers): then every stored set is
+    computed again. Bundled sets are rewritten with `python -m photosolve.scenes.bundle`."""
+    templates = load_templates(name)
+    assert templates.stored_features is not None, "stale features.npz: bump FEATURES_VERSION and rebundle"
+    assert np.allclose(templates.stored_features, band_features(templates.bands), atol=1e-4)
+
+
+def test_features_of_another_version_are_computed_again(tmp_path):
+    folder = shutil.copytree(BUNDLED / "dogs", tmp_path / "dogs")
+    with open(folder / FEATURES_FILE, "wb") as handle:
+        np.savez(handle, features=np.zeros((36, feature_length()), np.float32), version=FEATURES_VERSION + 1)
+    templates = load_templates(folder)
+    assert templates.stored_features is None
+    assert np.allclose(templates.features, load_templates("dogs").features, atol=1e-4)

@@ -22,6 +22,9 @@ LIGHT_CENTRES = np.linspace(10, 90, 5)  # soft histogram of the lightness of the
 LIGHT_SIGMA = 12.0
 THUMB_WEIGHT = 1.0  # per unit of Lab / 100
 HIST_WEIGHT = 1.5
+# Template sets store their halves' features with this stamp: change it whenever band_features' numbers change,
+# and stored features of another version are computed again (tests check the bundled ones are current).
+FEATURES_VERSION = 1
 
 
 def face_plane(square: np.ndarray) -> np.ndarray:

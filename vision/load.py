@@ -1,6 +1,7 @@
 """Load a photo from any common format into an upright 8-bit RGB array; the only place BGR or modes matter."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,8 @@ def load_photo(path: str | Path) -> Photo:
     path = Path(path)
     if not path.is_file():
         raise UnreadableImage(f"{path}: no such file")
+    tables = threading.Thread(target=build_colour_tables, daemon=True)
+    tables.start()
     try:
         with Image.open(path) as opened:
             opened.load()
@@ -32,7 +35,18 @@ def load_photo(path: str | Path) -> Photo:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
         hint = " (HEIC needs `pip install pillow-heif`)" if path.suffix.lower() in {".heic", ".heif"} else ""
         raise UnreadableImage(f"{path}: not an image photosolve can read{hint}: {error}") from None
+    finally:
+        tables.join()  # OpenCV may not guard the tables' first build: never two threads at it
     return photo_from_array(rgb, str(path))
+
+
+def build_colour_tables() -> None:
+    """Make OpenCV build its RGB-to-Lab tables, which it does on first use and which take about 0.1 s: built
+    beside the decoding of a photo (both let go of Python's lock), they cost no time of their own."""
+    import cv2
+
+    for dtype in (np.uint8, np.float32):
+        cv2.cvtColor(np.zeros((1, 1, 3), dtype), cv2.COLOR_RGB2LAB)
 
 
 def photo_from_array(rgb: np.ndarray, source: str = "<array>") -> Photo:

@@ -2,8 +2,10 @@
 
 A set is a folder holding `manifest.json` (motif names, which half is +, one label per example, and the
 puzzle's tile list when it was learned from one: older sets without it still load) and
-`halves.png`, a mosaic of the example halves, white-balanced, each with its edge on top. Features are
-computed from the pictures when a set is loaded, so a set outlives changes to the features.
+`halves.png`, a mosaic of the example halves, white-balanced, each with its edge on top. The halves' features
+are kept beside them in `features.npz`, stamped with the version of the code that computed them, so that a
+photo is not kept waiting while they are computed again; a set whose stamp is of another version (or that has
+none) has them computed from the pictures when it is loaded, so a set outlives changes to the features.
 """
 from __future__ import annotations
 
@@ -18,10 +20,11 @@ import numpy as np
 from PIL import Image
 
 from .errors import TemplateError
-from .features import band_features
+from .features import FEATURES_VERSION, band_features, feature_length
 
 BUNDLED = Path(__file__).parent / "templates"
 MOSAIC_COLUMNS = 8
+FEATURES_FILE = "features.npz"
 WHITE_SCALE = 1.2  # white-balanced values run to 1.2; stored as 8 bits over that range
 
 
@@ -36,12 +39,13 @@ class TemplateSet:
     half_names: dict[str, dict[str, str]] = field(default_factory=dict)  # {"brown": {"+": "head", "-": "tail"}}
     source: str = ""
     tiles: tuple[tuple[int, int, int, int], ...] = ()  # the puzzle's listed tiles N E S W, if known
+    stored_features: np.ndarray | None = field(default=None, repr=False, compare=False)  # as loaded, if current
 
     @cached_property
     def features(self) -> np.ndarray:
-        """(examples, F) features of the example halves, computed once per set."""
+        """(examples, F) features of the example halves, computed once per set unless they were stored."""
         # Kept on the instance, not in a table keyed by id(): ids are reused once a set is freed.
-        return band_features(self.bands)
+        return self.stored_features if self.stored_features is not None else band_features(self.bands)
 
     def label_name(self, label: int) -> str:
         name = self.motif_names.get(abs(label), str(abs(label)))
@@ -78,11 +82,33 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
         name=manifest.get("name", folder.name),
         motif_names={int(k): v for k, v in manifest.get("motifs", {}).items()},
         labels=labels,
-        bands=np.stack(bands).astype(np.float32) / 255.0 * WHITE_SCALE,
+        bands=as_bands(np.stack(bands)),
         half_names=manifest.get("halves", {}),
         source=manifest.get("source", ""),
         tiles=tuple(tuple(int(v) for v in edges) for edges in manifest.get("tiles", [])),  # older sets lack it
+        stored_features=current_features(folder / FEATURES_FILE, len(labels)),
     )
+
+
+def as_pixels(bands: np.ndarray) -> np.ndarray:
+    """White-balanced bands as the 8-bit pixels of halves.png."""
+    return np.clip(bands / WHITE_SCALE * 255.0 + 0.5, 0, 255).astype(np.uint8)
+
+
+def as_bands(pixels: np.ndarray) -> np.ndarray:
+    """halves.png's 8-bit pixels as white-balanced float bands."""
+    return pixels.astype(np.float32) / 255.0 * WHITE_SCALE
+
+
+def current_features(path: Path, count: int) -> np.ndarray | None:
+    """The features stored at `path` if they are of this version of the feature code and of `count` halves."""
+    try:
+        with np.load(path) as stored:
+            features, version = stored["features"], int(stored["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+    current = version == FEATURES_VERSION and features.shape == (count, feature_length())
+    return features.astype(np.float32) if current else None
 
 
 def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
@@ -92,7 +118,7 @@ def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
     count, height, width = templates.bands.shape[:3]
     rows = -(-count // MOSAIC_COLUMNS)
     mosaic = np.full((rows * height, MOSAIC_COLUMNS * width, 3), 255, np.uint8)
-    pixels = np.clip(templates.bands / WHITE_SCALE * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    pixels = as_pixels(templates.bands)
     for i, band in enumerate(pixels):
         r, c = divmod(i, MOSAIC_COLUMNS)
         mosaic[r * height:(r + 1) * height, c * width:(c + 1) * width] = band
@@ -107,9 +133,19 @@ def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
         "tiles": [list(edges) for edges in templates.tiles],
     }
     write_atomically(folder / "halves.png", lambda path: Image.fromarray(mosaic).save(path, format="PNG"))
+    write_features(band_features(as_bands(pixels)), folder)  # of the halves as they will be loaded: 8-bit
     write_atomically(folder / "manifest.json",
                      lambda path: Path(path).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8"))
     return folder
+
+
+def write_features(features: np.ndarray, folder: Path) -> None:
+    """Store a set's features beside its pictures, stamped with the feature code's version."""
+    def write(path: str) -> None:
+        with open(path, "wb") as handle:
+            np.savez(handle, features=features, version=FEATURES_VERSION)
+
+    write_atomically(folder / FEATURES_FILE, write)
 
 
 def write_atomically(target: Path, write) -> None:
