@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import squareform
 
 from ..solver import Puzzle, solve
 from ..solver.repair import repair
@@ -27,6 +25,7 @@ from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
 from .rectify import territory
 from .templates import TemplateSet
+from .ward import cut_tree, ward_tree
 
 SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
@@ -102,7 +101,7 @@ def describe_halves(flat: np.ndarray) -> HalfDescriptors:
 
 def appearance_tree(descriptors: HalfDescriptors) -> np.ndarray:
     """Ward's hierarchical clustering of the halves by appearance (a scipy linkage matrix)."""
-    return linkage(squareform(np.sqrt(descriptors.appearance), checks=False), "ward")
+    return ward_tree(np.sqrt(descriptors.appearance))
 
 
 def type_count_gaps(tree: np.ndarray, type_range: range) -> dict[int, float]:
@@ -273,7 +272,7 @@ class Trial:
 def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int) -> list[Trial]:
     """The readings of the halves cut into `types` half-types, one for each of the cheapest pairings into motifs
     (PAIRINGS_TRIED), cheapest first."""
-    cut = fcluster(tree, types, "maxclust") - 1
+    cut = cut_tree(tree, types)
     costs = pairing_costs(descriptors.colours, cut)
     typical = typical_colour_distance(descriptors.colours)
     trials = []
