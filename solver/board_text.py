@@ -11,14 +11,14 @@ def render_board(puzzle: Puzzle, solution: Solution) -> str:
     """The board as boxes: each shows its N label on top, W and E at the sides, S below, and tile id and turn."""
     edges = solution.edges(puzzle)
     labels = [[puzzle.labels(cell) for cell in row] for row in edges]
+    tags = [[f"#{p.tile}" + (f" {90 * p.turns}°" if p.turns else "") for p in row] for row in solution.cells]
     side = max(len(text) for row in labels for cell in row for text in cell)
-    width = max(2 * side + 8, 15)
+    width = max(2 * side + max(len(tag) for row in tags for tag in row) + 4, 15)  # W, tag and E, spaced
     rule = "+" + "+".join("-" * width for _ in range(solution.cols)) + "+"
     out = [rule]
-    for row_labels, row in zip(labels, solution.cells):
+    for row_labels, row_tags in zip(labels, tags):
         tops, middles, bottoms = [], [], []
-        for (n, e, s, w), placement in zip(row_labels, row):
-            tag = f"#{placement.tile}" + (f" {90 * placement.turns}°" if placement.turns else "")
+        for (n, e, s, w), tag in zip(row_labels, row_tags):
             tops.append(n.center(width))
             gap = width - 2 - len(w) - len(e)
             middles.append(" " + w + tag.center(gap) + e + " ")
