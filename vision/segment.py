@@ -77,10 +77,12 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
     counts, candidates, seen, near_misses = [], [], [], []
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
-    readings = itertools.chain(face_masks(likeness), enclosed_masks(raw_lightness, expected), background_masks(lab))
-    for number, mask in enumerate(readings):
-        if number == len(FACE_THRESHOLDS) and settled(candidates, expected):
-            break  # the face colour found each tile's own clear outline: no need to look for walled-in regions
+    def readings():
+        yield from face_masks(likeness)
+        if not settled(candidates, expected):  # else the face colour found each tile's own clear outline
+            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab))
+
+    for number, mask in enumerate(readings()):
         components = tile_components(mask, expected)
         counts.append(sum(count for _, count in components))
         # Only a four-cornered outline can stand in for a tile: a face-colour mask can join a cloth's pale square to one.
