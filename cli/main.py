@@ -64,11 +64,14 @@ def read(
     yes: bool = typer.Option(False, "--yes", "-y", help="Never ask: take the most probable reading even if doubt remains."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
+    from ..vision.load import begin_loading
+
+    loading = begin_loading(photo)  # decoded while the rest of photosolve is imported
     from .photo_cmd import PhotoOptions, photo_command
 
     options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
                            save_templates, review, yes)
-    _finish(lambda: photo_command(options))
+    _finish(lambda: photo_command(options, loading))
 
 
 @app.command("learn")

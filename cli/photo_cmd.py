@@ -5,6 +5,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -15,6 +16,9 @@ from ..vision.render import annotate, solved_board
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
 from .progress import Stages
+
+if TYPE_CHECKING:
+    from ..vision.types import Photo
 
 DOUBTFUL = 0.9  # an edge read with less probability than this is shown as doubtful
 # A rival reading whose probability is within e^3 (about 20x) of the best is doubt worth asking about.
@@ -82,7 +86,8 @@ class PhotoOptions:
     yes: bool = False  # without a terminal, take the best reading instead of exiting 5 on doubt
 
 
-def photo_command(options: PhotoOptions) -> ExitCode:
+def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = None) -> ExitCode:
+    """`photosolve PHOTO`; `loading` gives the photo if its loading was begun already (vision.load.begin_loading)."""
     photo_path = options.photo
     rows, cols = board_shape(options.rows, options.cols)
     solved_target = check_output(options.output, photo_path, "--output")
@@ -90,10 +95,10 @@ def photo_command(options: PhotoOptions) -> ExitCode:
     tiles_target = check_output(options.save_tiles, photo_path, "--save-tiles", suffixes=None)
     stages = Stages()
     if options.tiles is not None:
-        photo, halves = find_photo_tiles(photo_path, rows, cols, stages)
+        photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
         read = typed_reading(options.tiles, len(halves.quads))
     else:
-        photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages)
+        photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading)
     say(read.how)
     say_weak_outlines(halves)
     reading, names = read.reading, read.templates.motif_names
@@ -235,15 +240,16 @@ def save_tile_file(puzzle: Puzzle, reading, header: str, target: Path) -> None:
     write_atomically(target, lambda path: Path(path).write_text(text, encoding="utf-8"))
 
 
-def find_photo_tiles(photo_path: str, rows: int, cols: int, stages: Stages):
-    """Load the photo and find its tiles (for solving typed-in edges with the photo's own crops)."""
+def find_photo_tiles(photo_path: str, rows: int, cols: int, stages: Stages,
+                     loading: Callable[[], Photo] | None = None):
+    """Load the photo (or wait for `loading` to) and find its tiles."""
     from ..vision.errors import UnreadableImage, WrongTileCount
     from ..vision.load import load_photo
     from ..vision.pipeline import cut_halves
 
     try:
         with stages.stage("loading the photo"):
-            photo = load_photo(photo_path)
+            photo = loading() if loading is not None else load_photo(photo_path)
         with stages.stage("finding the tiles"):
             halves = cut_halves(photo, rows * cols)
     except UnreadableImage as error:
@@ -273,12 +279,13 @@ def typed_reading(tiles_path: str, count: int):
                        f"edges: as typed in {tiles_path}")
 
 
-def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages):
+def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages,
+               loading: Callable[[], Photo] | None = None):
     """Load, find the tiles and read their edges; each vision failure becomes its exit code and message."""
     from ..vision.errors import TemplateError
     from ..vision.pipeline import read_photo_edges
 
-    photo, halves = find_photo_tiles(photo_path, rows, cols, stages)
+    photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
     try:
         with stages.stage("reading the edges"):
             read = read_photo_edges(halves, templates, rows, cols)

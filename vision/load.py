@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -38,6 +39,30 @@ def load_photo(path: str | Path) -> Photo:
     finally:
         tables.join()  # OpenCV may not guard the tables' first build: never two threads at it
     return photo_from_array(rgb, str(path))
+
+
+def begin_loading(path: str | Path) -> Callable[[], Photo]:
+    """load_photo(path) started in the background, where the decoding (which lets go of Python's lock) overlaps
+    whatever the program does meanwhile, such as importing the rest of itself. The function returned waits for
+    the photo, raising what load_photo raised."""
+    outcome: dict[str, object] = {}
+
+    def load() -> None:
+        try:
+            outcome["photo"] = load_photo(path)
+        except Exception as error:  # handed to whoever waits for the photo
+            outcome["error"] = error
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+
+    def photo() -> Photo:
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["photo"]
+
+    return photo
 
 
 def build_colour_tables() -> None:
