@@ -116,14 +116,14 @@ def main() -> int:
             seed = args.first_seed + i
             outcome = run_case(seed, tier, calibration, args.never_seen)
             outcomes.append(outcome)
-            if not (outcome["exact"] and outcome["edges"]):
+            if not (outcome["exact"] and outcome["edges"] and outcome.get("questions", 0) == 0):
                 failures.append((tier, seed, outcome))
         report_tier(tier, outcomes)
         report_calibration(calibration)
-    print("\nphotos not read perfectly (tier, seed, kind, layout, tiles exact, edges right):")
+    print("\nphotos not read perfectly (tier, seed, kind, layout, tiles exact, edges right, questions asked):")
     for tier, seed, outcome in failures[:60]:
         print(f"  {tier:<6} {seed} {outcome['kind']:<8} {outcome['layout']:<9} exact={outcome['exact']} "
-              f"edges {outcome['edges_right']}/{outcome['edge_count']}"
+              f"edges {outcome['edges_right']}/{outcome['edge_count']} questions {outcome.get('questions', '-')}"
               f"{'   WRONG SOLUTION GIVEN UNASKED' if outcome.get('silent_wrong') else ''}")
     return 0
 
