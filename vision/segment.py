@@ -11,7 +11,7 @@ its face ends, and the side two touching tiles share is put on their seam, midwa
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -19,7 +19,7 @@ import numpy as np
 from .background import background_masks
 from .errors import WrongTileCount
 from .geometry import north_first, rescale_points
-from .masks import FACE_THRESHOLDS, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
+from .masks import FACE_THRESHOLDS, FAINT_EDGES, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
@@ -75,30 +75,22 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
-    counts, candidates, seen, near_misses = [], [], [], []
+    found = Found()
     refined: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often share tiles: refine each tile once
     def readings():
         yield from face_masks(likeness)
-        if not settled(candidates, expected):  # else the face colour found each tile's own clear outline
+        if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
             yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab))
 
     for number, mask in enumerate(readings()):
-        components = tile_components(mask, expected)
-        counts.append(sum(count for _, count in components))
-        # Only a four-cornered outline can stand in for a tile: a face-colour mask can join a cloth's pale square to one.
-        seen.extend((number, hull) for hull, count in components if count == 1 and four_cornered(hull))
-        if counts[-1] != expected:
-            continue  # outlines are fitted only for readings that may be right
-        rough = rough_quads(components, edges_image)
-        if not plausible([q for q, _ in rough]):
-            near_misses.append((number, rough))
-            continue
-        candidates.append(reading_of(number, rough, edges_image, refined))
-    if not candidates:  # a reading with the right count but a misshapen tile may be mended by another's
-        for number, rough in near_misses:
-            rough = patched(rough, number, seen, edges_image)
-            if rough is not None and plausible([q for q, _ in rough]):
-                candidates.append(reading_of(number, rough, edges_image, refined))
+        take_reading(number, mask, expected, edges_image, refined, found)
+    mend_near_misses(found, edges_image, refined)
+    if not found.candidates:  # a last resort: walls of faint edges (glare) may enclose faces clear ones did not
+        faint = enclosed_masks(raw_lightness, expected, FAINT_EDGES)
+        for number, mask in enumerate(faint, start=len(found.counts)):
+            take_reading(number, mask, expected, edges_image, refined, found)
+        mend_near_misses(found, edges_image, refined)
+    counts, candidates, seen = found.counts, found.candidates, found.seen
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
@@ -112,6 +104,46 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     tiles = fit_seams(tiles, photo.image)
     return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
                         chosen.support)
+
+
+@dataclass
+class Found:
+    """What the readings tried so far gave: each one's tile count, the readings that may be right, the lone
+    four-cornered outlines each saw (reading, outline), and the readings with the right count but a misshapen tile
+    (reading, rough tiles), which another reading's outlines may mend."""
+
+    counts: list[int] = field(default_factory=list)
+    candidates: list[Reading] = field(default_factory=list)
+    seen: list[tuple[int, np.ndarray]] = field(default_factory=list)
+    near_misses: list[tuple[int, list[tuple[np.ndarray, bool]]]] = field(default_factory=list)
+
+
+def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.ndarray,
+                 refined: dict[tuple, tuple[np.ndarray, float]], found: Found) -> None:
+    """Reading `number`'s mask counted and, if it may be right, outlined; `found` gains what it gave."""
+    components = tile_components(mask, expected)
+    found.counts.append(sum(count for _, count in components))
+    # Only a four-cornered outline can stand in for a tile: a face-colour mask can join a cloth's pale square to one.
+    found.seen.extend((number, hull) for hull, count in components if count == 1 and four_cornered(hull))
+    if found.counts[-1] != expected:
+        return  # outlines are fitted only for readings that may be right
+    rough = rough_quads(components, edges_image)
+    if not plausible([q for q, _ in rough]):
+        found.near_misses.append((number, rough))
+        return
+    found.candidates.append(reading_of(number, rough, edges_image, refined))
+
+
+def mend_near_misses(found: Found, edges_image: np.ndarray,
+                     refined: dict[tuple, tuple[np.ndarray, float]]) -> None:
+    """With no reading right so far, each with the right count but a misshapen tile mended by another's outlines
+    of that tile, where it can be; the near misses are then used up."""
+    if not found.candidates:
+        for number, rough in found.near_misses:
+            rough = patched(rough, number, found.seen, edges_image)
+            if rough is not None and plausible([q for q, _ in rough]):
+                found.candidates.append(reading_of(number, rough, edges_image, refined))
+    found.near_misses.clear()
 
 
 def reading_of(number: int, rough: list[tuple[np.ndarray, bool]], edges_image: np.ndarray,
