@@ -215,11 +215,18 @@ def test_hard_photos_found_exactly(puzzle, seed, layout):
 # pale square to a tile, and that longer outline, its far side on the cloth's sharp edge, replaced the tile (26%
 # off); 10106, a face leaking into a white square of a checked cloth through a short gap in its outline was no
 # face (7 of 9 found); 10181, tiles on stone a narrow gap apart, three of them joined in an L whose outline
-# reached over the tile in its crook (ten found).
-@pytest.mark.parametrize("puzzle, seed", [("insects", 10046), ("cats", 10193), ("insects", 10106),
-                                          ("insects", 10181)])
-def test_hard_benchmark_photos_found_exactly(puzzle, seed):
-    found_where_the_truth_says(scene_of(puzzle, seed, "hard", None), 0.05)
+# reached over the tile in its crook (ten found); 10043, a grid on marble in glare, where the left sides of a
+# column of tiles are rims only a few grey levels darker than the table, walled in only by faint edges (none
+# found); 10132, a solved board whose grid cut, each side then put on the strongest edge near it, lay 6-9% off
+# one seam at its lower end, too far for the seam's traces to find it there. And of the medium one: 10127, the
+# strictest face mask lost a shaded strip of a face, and that tile's outline, cut 20% short, lay on the motifs'
+# straight edges better than the tile's own did on its edge.
+@pytest.mark.parametrize("puzzle, seed, tier", [("insects", 10046, "hard"), ("cats", 10193, "hard"),
+                                                ("insects", 10106, "hard"), ("insects", 10181, "hard"),
+                                                ("cats", 10043, "hard"), ("nsa", 10132, "hard"),
+                                                ("nsa", 10127, "medium")])
+def test_hard_benchmark_photos_found_exactly(puzzle, seed, tier):
+    found_where_the_truth_says(scene_of(puzzle, seed, tier, None), 0.05)
 
 
 def test_a_grid_of_lone_tiles_is_read_as_lone_tiles():

@@ -22,6 +22,11 @@ SMALLEST_FACE = 0.3
 LONGEST = 2.0
 NECK = 0.1  # of the square root of a region's area: necks this narrow between parts of a region are cut
 LEAST_FILL = 0.4  # of its convex hull: the least a face region walled in by edges fills (motifs take the rest)
+CLEAR_EDGES = (20, 50)  # Canny's thresholds for the walls around faces
+# For photos where clear edges wall in too few faces: glare can leave a tile's outline a rim only 5-15 grey levels
+# darker than a saturated table. Faint walls also follow a stone's veins and the table's grain, so they are only
+# tried when every other reading failed.
+FAINT_EDGES = (10, 30)
 
 
 def main_colours(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -57,7 +62,7 @@ def face_masks(likeness: np.ndarray):
         yield cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def enclosed_masks(lightness: np.ndarray, expected: int = 9):
+def enclosed_masks(lightness: np.ndarray, expected: int = 9, edges: tuple[int, int] = CLEAR_EDGES):
     """Masks of the regions that edges enclose and that look like a tile's face: bright, square, solid enough,
     and not far smaller than the `expected` biggest such regions.
 
@@ -68,7 +73,7 @@ def enclosed_masks(lightness: np.ndarray, expected: int = 9):
     smooth = cv2.GaussianBlur(lightness.astype(np.uint8), (5, 5), 0)
     # Thin walls first; then thicker ones, which close the gaps a faint outline leaves.
     for wall in (3, 5):
-        walls = cv2.dilate(cv2.Canny(smooth, 20, 50), np.ones((wall, wall), np.uint8))
+        walls = cv2.dilate(cv2.Canny(smooth, *edges), np.ones((wall, wall), np.uint8))
         faces = face_regions((walls == 0).astype(np.uint8))
         mask = np.zeros(lightness.shape, np.uint8)
         if faces:

@@ -10,6 +10,9 @@ from .snap import SNAP_WEIGHTS, agreeing
 SEAM_STEP = 0.002  # of a side, between samples of a trace across a seam
 SEAM_POSITIONS = 32  # places along a seam where it is traced across
 SEAM_DEPTH = 0.14  # of a side, how far each trace reaches into either tile
+# Of a side: how far, where traces that deep found no seam along both ends of it; a block's grid cut, each tile's
+# side then put on the strongest straight edge near it, can still lie 5-9% off the seam at one end.
+SEAM_DEPTH_WIDE = 0.22
 SEAM_REFERENCE = 0.08  # of a side: a trace's stretch deeper than this into a tile is that tile's face
 SEAM_APART = 0.07  # of a side: faces ending farther apart than this are not across one seam
 SEAM_WIDTH = 0.025  # of a side: the widest a seam's dark line is (1-2% seen); a gap showing the table is wider
@@ -26,6 +29,8 @@ def fit_seams(tiles: list[np.ndarray], image: np.ndarray) -> list[np.ndarray]:
     lines = [[line_through(q[s], q[(s + 1) % 4]) for s in range(4)] for q in tiles]
     for a, i, b, j in neighbour_sides(tiles):
         seam = seam_line(tiles[a], i, tiles[b], j, image)
+        if seam is None:
+            seam = seam_line(tiles[a], i, tiles[b], j, image, SEAM_DEPTH_WIDE)
         if seam is not None:
             lines[a][i] = lines[b][j] = seam
     result = []
@@ -65,9 +70,11 @@ def neighbour_sides(tiles: list[np.ndarray]) -> list[tuple[int, int, int, int]]:
     return pairs
 
 
-def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.ndarray) -> np.ndarray | None:
+def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.ndarray,
+              reach: float = SEAM_DEPTH) -> np.ndarray | None:
     """The seam between side i of one quad and side j of its neighbour (quads clockwise on screen), as a line
-    (a, b, c); None where the faces do not clearly end on both sides of one seam along most of it."""
+    (a, b, c), traced up to `reach` (of a side) into either tile; None where the faces do not clearly end on both
+    sides of one seam along most of it."""
     ends = np.array([first[i], first[(i + 1) % 4]])
     facing = np.array([second[(j + 1) % 4], second[j]])  # clockwise quads run along a shared side in turn
     guess = (ends + facing) / 2  # first guess: midway between the two sides
@@ -82,7 +89,7 @@ def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.n
     # Motif halves sit on the middle of the side and may reach the seam: the faces are traced near the ends.
     fractions = np.linspace(0.05, 0.2, SEAM_POSITIONS // 2)
     along = low + np.r_[fractions, 1 - fractions[::-1]] * (high - low)
-    depth = np.arange(-SEAM_DEPTH, SEAM_DEPTH + SEAM_STEP / 2, SEAM_STEP) * side
+    depth = np.arange(-reach, reach + SEAM_STEP / 2, SEAM_STEP) * side
     where = (guess[0] + along[:, None, None] * direction + depth[None, :, None] * normal).astype(np.float32)
     samples = cv2.remap(image, where[..., 0], where[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     traces = cv2.cvtColor(samples, cv2.COLOR_RGB2LAB).astype(np.float32) * SNAP_WEIGHTS

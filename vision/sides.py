@@ -172,3 +172,34 @@ def no_less_square(tiles: list[tuple[np.ndarray, bool]],
     lies on a sharper edge (the cloth's own) than the tile's."""
     return [(quad, lone) if elongation(order_screen_clockwise(quad)) <= elongation(order_screen_clockwise(old))
             + LESS_SQUARE else (old, old_lone) for (quad, lone), (old, old_lone) in zip(tiles, before)]
+
+
+RUN_CELL = 64  # pixels per tile side when a tile is rectified to look across its sides
+RUN_PLACES = 24  # places along each side where it is looked across
+RUN_INSIDE = (0.03, 0.07)  # of a side: the stretch inside a side whose colour is the face's there (past a frame line)
+RUN_OUTSIDE = 0.10  # of a side: how far past the side the face's colour must run on, unbroken
+RUN_TOLERANCE = (6.0, 12.0)  # weighted Lab: the least and most a colour may differ from the face's and be it
+
+
+def face_runs_on(quad: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """For each side of a quad (clockwise on screen from order_screen_clockwise's first corner), at how many of
+    RUN_PLACES places along it the plain face just inside runs on unbroken, in colour, to RUN_OUTSIDE beyond it.
+
+    Few or none for a lone tile's own outline, whose face ends at a step to its side band, shadow or the table.
+    A mask that lost a shaded strip of a face cuts across it, and such a side can lie on a motif's straight edges
+    as well as a tile's own does (`image`: weighted Lab, as for edge_support)."""
+    corners = order_screen_clockwise(quad)
+    margin = int(round((RUN_OUTSIDE + 0.05) * RUN_CELL))
+    canvas, _ = rectified(image, corners, RUN_CELL, RUN_CELL, margin)
+    along = np.rint(margin + np.linspace(0.1, 0.9, RUN_PLACES) * RUN_CELL).astype(int)
+    depth = np.arange(-int(round(RUN_INSIDE[1] * RUN_CELL)), int(round(RUN_OUTSIDE * RUN_CELL)) + 1)
+    # Side k is the top row of the canvas turned k times, its outside above it.
+    traces = np.stack([np.rot90(canvas, side)[margin - depth[None, :], along[:, None]] for side in range(4)])
+    inside = depth <= -RUN_INSIDE[0] * RUN_CELL
+    reference = np.median(traces[:, :, inside], axis=2)
+    distance = np.linalg.norm(traces - reference[:, :, None], axis=3)
+    spread = distance[:, :, inside].max(axis=2)
+    # Motifs make many places noisy: the face's own noise is that of the plainest places. A small or blurred tile's
+    # edge blurs into the stretch inside it; the tolerance stays below the step from a dark motif to a dark table.
+    tolerance = float(np.clip(4 * np.quantile(spread, 0.25), *RUN_TOLERANCE))
+    return np.sum((spread < tolerance) & (distance[:, :, ~inside].max(axis=2) < tolerance), axis=1)
