@@ -29,7 +29,8 @@ from photosolve.scenes.evaluate import CORNER_TOLERANCE, score_reading
 from photosolve.scenes.photograph import BACKGROUNDS, decode_jpeg
 from photosolve.scenes.scene import LAYOUTS, make_scene, save_scene
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.masks import FACE_THRESHOLDS
+from photosolve.vision.background import DIFFERENCE_THRESHOLDS
+from photosolve.vision.masks import FACE_THRESHOLDS, WALLS
 from photosolve.vision.segment import segment
 
 PUZZLES = ("dogs", "insects", "nsa", "cats")
@@ -37,15 +38,17 @@ DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accu
 
 
 def reading_name(number: int | None) -> str:
-    """A reading's place in find_tiles' order, in words: face-colour masks, then regions walled in by edges (2),
-    then what differs from the border's colours."""
+    """A reading's place in find_tiles' order, in words: face-colour masks, regions walled in by clear edges, what
+    differs from the border's colours, and (a last resort) regions walled in by faint edges."""
     if number is None:
         return "none"
-    if number < len(FACE_THRESHOLDS):
-        return f"face{FACE_THRESHOLDS[number]:g}"
-    if number < len(FACE_THRESHOLDS) + 2:
-        return f"enclosed{number - len(FACE_THRESHOLDS)}"
-    return f"background{number - len(FACE_THRESHOLDS) - 2}"
+    kinds = [("face", len(FACE_THRESHOLDS)), ("enclosed", len(WALLS)), ("background", len(DIFFERENCE_THRESHOLDS)),
+             ("faint", len(WALLS))]
+    for kind, count in kinds:
+        if number < count:
+            return f"face{FACE_THRESHOLDS[number]:g}" if kind == "face" else f"{kind}{number}"
+        number -= count
+    return f"reading{number}"
 
 
 def puzzle_for(seed: int) -> str:

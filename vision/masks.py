@@ -23,6 +23,7 @@ LONGEST = 2.0
 NECK = 0.1  # of the square root of a region's area: necks this narrow between parts of a region are cut
 LEAST_FILL = 0.4  # of its convex hull: the least a face region walled in by edges fills (motifs take the rest)
 CLEAR_EDGES = (20, 50)  # Canny's thresholds for the walls around faces
+WALLS = (3, 5)  # pixels: thin walls first; then thicker ones, which close the gaps a faint outline leaves
 # For photos where clear edges wall in too few faces: glare can leave a tile's outline a rim only 5-15 grey levels
 # darker than a saturated table. Faint walls also follow a stone's veins and the table's grain, so they are only
 # tried when every other reading failed.
@@ -71,8 +72,7 @@ def enclosed_masks(lightness: np.ndarray, expected: int = 9, edges: tuple[int, i
     of the outline, so each is grown by EDGE_INSET of its side before the sides are snapped to their edges.
     """
     smooth = cv2.GaussianBlur(lightness.astype(np.uint8), (5, 5), 0)
-    # Thin walls first; then thicker ones, which close the gaps a faint outline leaves.
-    for wall in (3, 5):
+    for wall in WALLS:
         walls = cv2.dilate(cv2.Canny(smooth, *edges), np.ones((wall, wall), np.uint8))
         faces = face_regions((walls == 0).astype(np.uint8))
         mask = np.zeros(lightness.shape, np.uint8)
