@@ -29,11 +29,12 @@ def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None =
     True are traced (all by default), and each moves at most `farthest` (of a side) if given.
     """
     traces, along, from_canvas = face_traces(quad, image)
+    traces = frame_lines_closed(traces)
     margin, size = snap_canvas()
     side_length = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     lines = []
-    for side in range(4):
-        offsets = face_edge_offsets(traces[side])
+    every_offset = face_edge_offsets(traces)
+    for side, offsets in enumerate(every_offset):
         good = np.concatenate([agreeing(half) for half in np.split(offsets, 2)])
         line = line_through(quad[side], quad[(side + 1) % 4])
         if good.any() and (sides is None or sides[side]):
@@ -128,48 +129,59 @@ def unturn(points: np.ndarray, turns: int, size: int) -> np.ndarray:
     return points
 
 
+def frame_lines_closed(traces: np.ndarray) -> np.ndarray:
+    """Weighted Lab traces (..., depth, 3) with printed frame lines closed over in lightness.
+
+    A printed frame line is a thin dark dip in lightness (its colour is the face's, darker): closed over, so the
+    face seems to run on to the edge. A side band is as thick or thicker, and differs in colour too.
+    """
+    close = cv2.getStructuringElement(cv2.MORPH_RECT, (int(round(0.02 * SNAP_CELL)) | 1, 1))
+    closed = np.array(traces)
+    lightness = np.ascontiguousarray(closed[..., 0]).reshape(-1, closed.shape[-2])
+    closed[..., 0] = cv2.morphologyEx(lightness, cv2.MORPH_CLOSE, close).reshape(closed.shape[:-1])
+    return closed
+
+
 def face_edge_offsets(profiles: np.ndarray) -> np.ndarray:
     """Outward offsets (pixels from the side) where the face colour ends for good along each trace across a side;
     NaN where a trace starts off the face, finds no clear end within SNAP_REACH, or sees a face come back.
 
-    `profiles` holds weighted Lab traces (places x depth x 3), from SNAP_INNER pixels inside the side outward.
+    `profiles` holds weighted Lab traces (sides x places x depth x 3), from SNAP_INNER pixels inside each side
+    outward, with printed frame lines closed over (frame_lines_closed); each side is judged against its own
+    noise. Returns sides x places.
     """
-    profiles = np.ascontiguousarray(profiles)
-    places, length = profiles.shape[:2]
+    sides, places, length = profiles.shape[:3]
     depth = np.arange(length)
-    # A printed frame line is a thin dark dip in lightness (its colour is the face's, darker): closed over, so
-    # the face seems to run on to the edge. A side band is as thick or thicker, and differs in colour too.
-    close = cv2.getStructuringElement(cv2.MORPH_RECT, (int(round(0.02 * SNAP_CELL)) | 1, 1))
-    profiles[..., 0] = cv2.morphologyEx(np.ascontiguousarray(profiles[..., 0]), cv2.MORPH_CLOSE, close)
     start = int(round(0.05 * SNAP_CELL))  # the reference stretch: 5-10% inside, past any printed frame
-    reference = np.median(profiles[:, :start], axis=1)
-    distance = np.linalg.norm(profiles - reference[:, None], axis=2)
-    noise = np.median(distance[:, :start], axis=1)
-    tile_noise = np.median(noise)
-    tolerance = max(4 * tile_noise, 6.0)
+    reference = np.median(profiles[:, :, :start], axis=2)
+    distance = np.linalg.norm(profiles - reference[:, :, None], axis=3)
+    noise = np.median(distance[:, :, :start], axis=2)
+    side_noise = np.median(noise, axis=1, keepdims=True)
+    tolerance = np.maximum(4 * side_noise, 6.0)  # (sides, 1)
     # Face-like: nearer the face than half way to what lies outside (a pale table is near the face colour).
-    outside = np.median(distance[:, SNAP_INNER + int(round(0.03 * SNAP_CELL)):], axis=1)
-    face = distance < np.maximum(tolerance, 0.5 * outside)[:, None]
+    outside = np.median(distance[:, :, SNAP_INNER + int(round(0.03 * SNAP_CELL)):], axis=2)
+    face = distance < np.maximum(tolerance, 0.5 * outside)[:, :, None]
     run = int(round(0.025 * SNAP_CELL))  # off the face this long: the face left for good, not a printed line
-    off = np.pad(~face, ((0, 0), (0, run)), constant_values=True).astype(np.int32)
-    sums = np.cumsum(np.pad(off, ((0, 0), (1, 0))), axis=1)
-    gone = (sums[:, run:run + length] - sums[:, :length] == run) & (depth >= start)
-    leave = np.argmax(gone, axis=1)
-    valid = gone.any(axis=1) & (leave <= SNAP_INNER + SNAP_REACH) & face[:, :start].all(axis=1)
-    valid &= noise <= 2 * tile_noise + 1  # a motif's texture in the reference stretch
+    off = np.pad(~face, ((0, 0), (0, 0), (0, run)), constant_values=True).astype(np.int32)
+    sums = np.cumsum(np.pad(off, ((0, 0), (0, 0), (1, 0))), axis=2)
+    gone = (sums[:, :, run:run + length] - sums[:, :, :length] == run) & (depth >= start)
+    leave = np.argmax(gone, axis=2)
+    valid = gone.any(axis=2) & (leave <= SNAP_INNER + SNAP_REACH) & face[:, :, :start].all(axis=2)
+    valid &= noise <= 2 * side_noise + 1  # a motif's texture in the reference stretch
     # Beyond a seam or a narrow gap lies a neighbour's face: its colour comes back soon. Judged loosely in
     # lightness, as the neighbour may lie in other light.
-    change = np.abs(profiles - reference[:, None])
-    alike = (change[..., 0] < max(tolerance, 15.0)) & (np.linalg.norm(change[..., 1:], axis=2) < tolerance)
-    later = np.clip(leave[:, None] + np.arange(SNAP_OUTER - SNAP_REACH), 0, length - 1)
-    valid &= np.take_along_axis(alike, later, axis=1).mean(axis=1) < 0.3
+    change = np.abs(profiles - reference[:, :, None])
+    alike = ((change[..., 0] < np.maximum(tolerance, 15.0)[:, :, None])
+             & (np.linalg.norm(change[..., 1:], axis=3) < tolerance[:, :, None]))
+    later = np.clip(leave[:, :, None] + np.arange(SNAP_OUTER - SNAP_REACH), 0, length - 1)
+    valid &= np.take_along_axis(alike, later, axis=2).mean(axis=2) < 0.3
     # The edge: where the trace rises through half its step off the face, just inward of where it left.
-    window = np.clip(leave[:, None] + np.arange(run), 0, length - 1)
-    half = np.median(np.take_along_axis(distance, window, axis=1), axis=1) / 2
-    below = (distance <= half[:, None]) & (depth < leave[:, None])
-    last_below = np.max(np.where(below, depth, start - 1), axis=1)
+    window = np.clip(leave[:, :, None] + np.arange(run), 0, length - 1)
+    half = np.median(np.take_along_axis(distance, window, axis=2), axis=2) / 2
+    below = (distance <= half[:, :, None]) & (depth < leave[:, :, None])
+    last_below = np.max(np.where(below, depth, start - 1), axis=2)
     j = np.clip(last_below + 1, 1, length - 1)
-    place = np.arange(places)
-    d0, d1 = distance[place, j - 1], distance[place, j]
+    d0 = np.take_along_axis(distance, (j - 1)[:, :, None], axis=2)[:, :, 0]
+    d1 = np.take_along_axis(distance, j[:, :, None], axis=2)[:, :, 0]
     crossing = (j - 1) + np.clip((half - d0) / np.maximum(d1 - d0, 1e-6), 0, 1)
     return np.where(valid, crossing - SNAP_INNER, np.nan)
