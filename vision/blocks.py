@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, fit_line, quad_area, quad_from_lines
+from .geometry import apply_homography, fit_line, mean_side, quad_area, quad_from_lines
 from .quads import enclosing_quad, rough_quad
 from .sides import edge_strength, order_screen_clockwise, rectified
 
@@ -54,7 +54,7 @@ def sides_near(points: np.ndarray, rough: np.ndarray) -> tuple[np.ndarray, int] 
     except ValueError:
         return None
     # The lines must still bound a quad like the rough one: no corner far from where it put it.
-    side = float(np.mean(np.linalg.norm(rough - np.roll(rough, -1, axis=0), axis=1)))
+    side = mean_side(rough)
     if np.max(np.linalg.norm(quad - rough, axis=1)) > 0.25 * side:
         return None
     return quad, sum(count for _, count in found)

@@ -76,6 +76,16 @@ def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     return mapped[:, :2] / mapped[:, 2:3]
 
 
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """The lengths of a quad's four sides, side i running from corner i to corner i+1."""
+    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+
+
+def mean_side(quad: np.ndarray) -> float:
+    """A quad's mean side length: a tile's size in pixels, whatever its tilt."""
+    return float(np.mean(side_lengths(quad)))
+
+
 def quad_area(corners: np.ndarray) -> float:
     """Area of a simple polygon by the shoelace formula."""
     x, y = np.asarray(corners, dtype=np.float64).T

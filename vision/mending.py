@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geometry import quad_area
+from .geometry import mean_side, quad_area
 from .outlines import lone_quad, plausible, tile_shaped
 from .quads import rough_quad
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
@@ -35,7 +35,7 @@ def mended(quads: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[i
     result = list(quads)
     alternatives: dict[tuple, tuple[np.ndarray, float]] = {}  # readings often see the same tile: refine it once
     for index, (quad, _) in enumerate(quads):
-        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+        side = mean_side(quad)
         near = np.flatnonzero(np.linalg.norm(centres - quad.mean(axis=0), axis=1) < NEAR * side)
         near = [k for k in near if not alike(others[k], quad, side) and not piece(others[k], quad)]
         if not near:

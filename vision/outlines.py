@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .blocks import block_outline, parted, split_grid
-from .geometry import quad_area
+from .geometry import quad_area, side_lengths
 from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
@@ -215,7 +215,7 @@ STEEP_SIDES = 2.2  # the most a tile's longest side may exceed its shortest in a
 
 def plausible(quads: list[np.ndarray]) -> bool:
     """Whether rough quads can be tiles of one set: similar sizes, roughly square, none overlapping another."""
-    sides = np.array([np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads])
+    sides = np.array([side_lengths(q) for q in quads])
     mean = sides.mean(axis=1)
     # Perspective makes near tiles bigger, by more than this only in a steeply tilted photo, where it does so
     # steadily across the photo.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import line_through, quad_from_lines, robust_line
+from .geometry import line_through, mean_side, quad_from_lines, robust_line
 from .snap import SNAP_WEIGHTS, agreeing
 
 SEAM_STEP = 0.002  # of a side, between samples of a trace across a seam
@@ -39,7 +39,7 @@ def fit_seams(tiles: list[np.ndarray], image: np.ndarray) -> list[np.ndarray]:
             moved = quad_from_lines(sides)
         except ValueError:
             moved = quad
-        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+        side = mean_side(quad)
         result.append(moved if np.max(np.linalg.norm(moved - quad, axis=1)) < 0.15 * side else quad)
     return result
 
@@ -55,7 +55,7 @@ def neighbour_sides(tiles: list[np.ndarray]) -> list[tuple[int, int, int, int]]:
     centres = np.array([q.mean(axis=0) for q in tiles])
     pairs = []
     for a, quad in enumerate(tiles):
-        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+        side = mean_side(quad)
         for i in range(4):
             start, end = quad[i], quad[(i + 1) % 4]
             normal = outward_normal(start, end)
@@ -80,7 +80,7 @@ def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.n
     guess = (ends + facing) / 2  # first guess: midway between the two sides
     length = float(np.linalg.norm(guess[1] - guess[0]))
     direction, normal = (guess[1] - guess[0]) / length, outward_normal(*guess)
-    side = float(np.mean(np.linalg.norm(first - np.roll(first, -1, axis=0), axis=1)))
+    side = mean_side(first)
     # The stretch both sides share.
     shared = np.sort(np.clip((np.r_[ends, facing] - guess[0]) @ direction, 0, length).reshape(2, 2), axis=1)
     low, high = shared[:, 0].max(), shared[:, 1].min()

@@ -171,7 +171,7 @@ def reading_of(number: int, rough: list[tuple[np.ndarray, bool]], edges_image: n
 def cut_short(quads: list[tuple[np.ndarray, bool]], refined: list[tuple[np.ndarray, float, np.ndarray]]) -> int:
     """How many lone tiles of a reading were outlined short of their face: the face runs on past an open side (one
     no other tile lies across, where a neighbour's face could) at CUT_SHORT places or more. Only tiles still as
-    refined count (a tile squared afterwards was measured as it is now nowhere)."""
+    refined count: a tile squared afterwards was never measured as it now is."""
     outlines = [order_screen_clockwise(quad) for quad, _ in quads]
     count = 0
     for (quad, lone), outline, (tile, _, runs) in zip(quads, outlines, refined):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, line_through, quad_from_lines
+from .geometry import apply_homography, line_through, mean_side, quad_from_lines, side_lengths
 
 CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
 MARGIN = 16  # pixels kept around the rectified tile, room for the side search
@@ -58,7 +58,7 @@ def refine_quad(quad: np.ndarray, image: np.ndarray, reach: float) -> np.ndarray
         refined = quad_from_lines(lines)  # corner i is where side i-1 meets side i: W/N, N/E, E/S, S/W
     except ValueError:
         return corners
-    side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    side = mean_side(corners)
     # Each side moved at most `reach`, so a corner that moved far means nearly parallel neighbouring sides.
     return refined if np.max(np.linalg.norm(refined - corners, axis=1)) < 3 * reach * side else corners
 
@@ -137,7 +137,7 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
             result.append((quad, lone))
             continue
         corners = order_screen_clockwise(quad)
-        side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+        side = mean_side(corners)
         # Readings mostly share their outline of a tile: each other outline is weighed once, and those within a
         # pixel or two of this one not at all (they cannot lie clearly better on edges).
         same: dict[tuple, np.ndarray] = {}
@@ -160,7 +160,7 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
 def elongation(quad: np.ndarray) -> float:
     """How much longer a quad is than wide: the ratio of its mean lengths across the two pairs of opposite sides
     (1 for a square; a phone's tilt foreshortens a tile by up to about a fifth)."""
-    lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    lengths = side_lengths(quad)
     pairs = lengths[[0, 1]] + lengths[[2, 3]]
     return float(pairs.max() / pairs.min())
 

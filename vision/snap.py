@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, line_through, quad_from_lines, robust_line
+from .geometry import apply_homography, line_through, mean_side, quad_from_lines, robust_line
 
 SNAP_CELL = 256  # pixels per tile side in the rectified canvas where a tile's face is traced
 SNAP_MARGIN = 0.3  # of a side, around the tile in that canvas (only traced pixels are sampled)
@@ -31,7 +31,7 @@ def snap_to_face(quad: np.ndarray, image: np.ndarray, sides: list[bool] | None =
     traces, along, from_canvas = face_traces(quad, image)
     traces = frame_lines_closed(traces)
     margin, size = snap_canvas()
-    side_length = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    side_length = mean_side(quad)
     lines = []
     every_offset = face_edge_offsets(traces)
     for side, offsets in enumerate(every_offset):
@@ -67,7 +67,7 @@ def step_across(traces: np.ndarray, at: np.ndarray | float) -> np.ndarray:
 def open_sides(quad: np.ndarray, tiles: list[np.ndarray], gap: float = 0.15) -> list[bool]:
     """For each side of a quad (clockwise on screen), whether no other tile lies across it within `gap` of a side:
     across a seam or a narrow gap a neighbour's face comes back, and the face cannot be traced to its end."""
-    side_length = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    side_length = mean_side(quad)
     centres = np.array([t.mean(axis=0) for t in tiles if t is not quad]).reshape(-1, 2)
     result = []
     for start, end in zip(quad, np.roll(quad, -1, axis=0)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .geometry import side_lengths
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 SQUARE = 1.06  # sides this close in length: the outline is a whole tile, seen at a slant at most
@@ -30,7 +31,7 @@ def best_square(quad: np.ndarray, image: np.ndarray, reach: float) -> tuple[np.n
     """The outline, among the quad and the squares standing on each of its sides, each refined onto the edges
     within `reach`, whose sides lie best on edges; and that edge support."""
     quad = order_screen_clockwise(quad)
-    lengths = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    lengths = side_lengths(quad)
     squares = [square_on_side(quad, side) for side in range(4)] if lengths.max() > SQUARE * lengths.min() else []
     candidates = [quad] + squares
     refined = [refine_quad(candidate, image, reach) for candidate in candidates]

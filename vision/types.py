@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .geometry import mean_side
+
 
 @dataclass(frozen=True)
 class Photo:
@@ -38,7 +40,7 @@ class TileQuad:
     @property
     def side(self) -> float:
         """Mean side length in pixels."""
-        return float(np.mean(np.linalg.norm(self.corners - np.roll(self.corners, -1, axis=0), axis=1)))
+        return mean_side(self.corners)
 
 
 @dataclass(frozen=True)
