@@ -29,7 +29,7 @@ def north_first(corners: np.ndarray) -> np.ndarray:
 def fit_line(points: np.ndarray) -> np.ndarray:
     """The total-least-squares line through points, as (a, b, c) with a*x + b*y + c = 0 and a^2 + b^2 = 1."""
     points = np.asarray(points, dtype=np.float64)
-    centroid = points.mean(axis=0)
+    centroid = points.sum(axis=0) / len(points)  # points.mean(axis=0) to the bit, without its overhead
     _, _, vt = np.linalg.svd(points - centroid, full_matrices=False)
     normal = vt[-1]
     return np.array([normal[0], normal[1], -normal @ centroid])
@@ -39,18 +39,45 @@ def robust_line(points: np.ndarray, rounds: int = 3, keep: float = 0.7) -> np.nd
     """A line fitted, then refitted to the `keep` fraction of points nearest it: art and rounded corners are outliers."""
     points = np.asarray(points, dtype=np.float64)
     line = fit_line(points)
+    kept = None
     for _ in range(rounds):
         distance = np.abs(points @ line[:2] + line[2])
-        nearest = points[distance <= np.quantile(distance, keep)]
-        if len(nearest) < 2:
+        nearest = distance <= quantile(distance, keep)
+        if nearest.sum() < 2:
             break
-        line = fit_line(nearest)
+        if kept is not None and np.array_equal(nearest, kept):
+            break  # the same points as last round: every further round would fit the same line again
+        kept = nearest
+        line = fit_line(points[nearest])
     return line
+
+
+def quantile(values: np.ndarray, q: float) -> float:
+    """np.quantile(values, q) (its default, linear interpolation) to the bit, for the small arrays of a tile's
+    sides, where np.quantile's own overhead costs thirty times the partition it needs."""
+    values = np.ravel(values)
+    if np.isnan(values).any():
+        return float("nan")
+    index = (len(values) - 1) * q  # as numpy computes it: which sorted values are interpolated, and how
+    if index >= len(values) - 1:
+        return float(np.max(values))
+    below = int(np.floor(index))
+    low, high = np.partition(values, (below, below + 1))[below:below + 2]
+    gamma = index - below
+    step = high - low
+    return float(high - step * (1 - gamma) if gamma >= 0.5 else low + step * gamma)
+
+
+def cross(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The cross product of two 3-vectors, as np.cross computes it, without its overhead (it is called per side)."""
+    a0, a1, a2 = first
+    b0, b1, b2 = second
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def intersect(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """The point where two lines (a, b, c) cross."""
-    point = np.cross(first, second)
+    point = cross(first, second)
     if abs(point[2]) < 1e-12:
         raise ValueError("parallel lines do not intersect")
     return point[:2] / point[2]
@@ -72,13 +99,14 @@ def square_homography(corners: np.ndarray, size: int) -> np.ndarray:
 def apply_homography(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Points (N x 2) mapped through a 3 x 3 homography."""
     points = np.asarray(points, dtype=np.float64)
-    mapped = np.c_[points, np.ones(len(points))] @ np.asarray(matrix, dtype=np.float64).T
+    mapped = np.column_stack([points, np.ones(len(points))]) @ np.asarray(matrix, dtype=np.float64).T
     return mapped[:, :2] / mapped[:, 2:3]
 
 
 def side_lengths(quad: np.ndarray) -> np.ndarray:
     """The lengths of a quad's four sides, side i running from corner i to corner i+1."""
-    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    step = following(quad) - quad
+    return np.sqrt(step[:, 0] * step[:, 0] + step[:, 1] * step[:, 1])  # np.linalg.norm(axis=1) to the bit
 
 
 def mean_side(quad: np.ndarray) -> float:
@@ -89,12 +117,19 @@ def mean_side(quad: np.ndarray) -> float:
 def quad_area(corners: np.ndarray) -> float:
     """Area of a simple polygon by the shoelace formula."""
     x, y = np.asarray(corners, dtype=np.float64).T
-    return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
+    return 0.5 * abs(float(x @ following(y) - y @ following(x)))
+
+
+def following(points: np.ndarray) -> np.ndarray:
+    """Each point's successor around a closed polygon: np.roll(points, -1, axis=0) without its overhead (this
+    runs for every side of every outline)."""
+    return np.concatenate((points[1:], points[:1]))
 
 
 def line_through(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """The line (a, b, c) through two points, scaled so that a^2 + b^2 = 1 (then a*x + b*y + c is a distance)."""
-    line = np.cross(np.r_[np.asarray(first, dtype=np.float64), 1.0], np.r_[np.asarray(second, dtype=np.float64), 1.0])
+    (x0, y0), (x1, y1) = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    line = cross((x0, y0, 1.0), (x1, y1, 1.0))
     return line / np.hypot(line[0], line[1])
 
 

@@ -6,12 +6,14 @@ sees that tile on its own.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from .geometry import mean_side, quad_area
 from .outlines import lone_quad, plausible, tile_shaped
 from .quads import rough_quad
-from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
+from .sides import REACH_LONE, order_screen_clockwise, refine_quad
 
 CLEARLY_BETTER = 1.5  # how much better on edges a tile another reading saw alone must lie to replace the chosen one
 ELSEWHERE = 0.15  # of a side: how far one of its corners must lie from the chosen tile's for it to replace it
@@ -20,9 +22,10 @@ NEAR = 0.3  # of a side: how near a tile's centre another reading's outline must
 
 
 def mended(quads: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[int, np.ndarray]],
-           edges_image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+           edges_image: np.ndarray, support: Callable[[np.ndarray], float]) -> list[tuple[np.ndarray, bool]]:
     """The chosen reading's tiles (work pixels, each marked whether lone), each replaced by a lone tile another
-    reading saw in its place whose sides lie clearly better on edges; `seen` holds (reading, outline) pairs.
+    reading saw in its place whose sides lie clearly better on edges; `seen` holds (reading, outline) pairs, and
+    `support` gives a quad's edge support on `edges_image` (sides.remembered_support).
 
     A side on the tile's own edge all along outscores one cutting across the table by far. Outlines a few percent
     apart are a side on the edge and one on a printed frame line or a side band, which edge support does not tell
@@ -40,9 +43,9 @@ def mended(quads: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[i
         near = [k for k in near if not alike(others[k], quad, side) and not piece(others[k], quad)]
         if not near:
             continue
-        best, best_support = None, CLEARLY_BETTER * edge_support(quad, edges_image)
+        best, best_support = None, CLEARLY_BETTER * support(quad)
         for k in near:
-            tile, value = seen_tile(others[k], edges_image, alternatives)
+            tile, value = seen_tile(others[k], edges_image, alternatives, support)
             apart = np.max(np.linalg.norm(order_screen_clockwise(tile) - order_screen_clockwise(quad), axis=1))
             if value > best_support and apart > ELSEWHERE * side:
                 best, best_support = tile, value
@@ -52,7 +55,7 @@ def mended(quads: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[i
 
 
 def patched(rough: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[int, np.ndarray]],
-            edges_image: np.ndarray) -> list[tuple[np.ndarray, bool]] | None:
+            edges_image: np.ndarray, support: Callable[[np.ndarray], float]) -> list[tuple[np.ndarray, bool]] | None:
     """A reading's rough tiles with each one that is no tile's shape (a corner lost to a shadow or glare, too
     deep for the outline's own sides to restore) replaced by the best-supported tile-shaped outline another
     reading saw in its place; None when some misshapen tile has no such stand-in."""
@@ -67,7 +70,7 @@ def patched(rough: list[tuple[np.ndarray, bool]], number: int, seen: list[tuple[
     alternatives: dict[tuple, tuple[np.ndarray, float]] = {}
     for index in misshapen:
         near = np.flatnonzero(np.linalg.norm(centres - quads[index].mean(axis=0), axis=1) < NEAR * side)
-        stand_ins = [seen_tile(others[k], edges_image, alternatives) for k in near]
+        stand_ins = [seen_tile(others[k], edges_image, alternatives, support) for k in near]
         stand_ins = [(tile, value) for tile, value in stand_ins if tile_shaped(order_screen_clockwise(tile))]
         if not stand_ins:
             return None
@@ -88,15 +91,15 @@ def piece(hull: np.ndarray, quad: np.ndarray) -> bool:
     return bool(quad_area(hull) < PIECE * quad_area(quad) and not tile_shaped(order_screen_clockwise(rough_quad(hull))))
 
 
-def seen_tile(hull: np.ndarray, edges_image: np.ndarray,
-              alternatives: dict[tuple, tuple[np.ndarray, float]]) -> tuple[np.ndarray, float]:
+def seen_tile(hull: np.ndarray, edges_image: np.ndarray, alternatives: dict[tuple, tuple[np.ndarray, float]],
+              support: Callable[[np.ndarray], float]) -> tuple[np.ndarray, float]:
     """A lone tile's outline from another reading, its sides put on their edges, and its edge support (kept in
     `alternatives` by rough outline, so each is refined once)."""
     rough = lone_quad(hull, edges_image)
     key = tuple(np.rint(rough / 2).astype(int).ravel())
     if key not in alternatives:
         tile = refine_quad(rough, edges_image, REACH_LONE)
-        alternatives[key] = (tile, edge_support(tile, edges_image))
+        alternatives[key] = (tile, support(tile))
     return alternatives[key]
 
 

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .blocks import block_outline, parted, split_grid
-from .geometry import quad_area, side_lengths
+from .geometry import quad_area, quantile, side_lengths
 from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
 from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
@@ -85,7 +85,7 @@ def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: flo
     for _ in range(2):  # refit without the regions the plane explains worst (a block, a tile missing a piece)
         coefficients, *_ = np.linalg.lstsq(design[use], logs[use], rcond=None)
         residual = np.abs(design @ coefficients - logs)
-        use = single & (residual < max(0.3, float(np.quantile(residual[single], 0.75))))
+        use = single & (residual < max(0.3, quantile(residual[single], 0.75)))
         if use.sum() < 5:
             return np.ones(len(hulls))
     return np.clip(np.exp(design @ coefficients), 0.2, 2.0)

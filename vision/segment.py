@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -23,8 +24,8 @@ from .masks import FACE_THRESHOLDS, FAINT_EDGES, LAB_WEIGHTS, enclosed_masks, fa
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
-from .sides import (REACH_BLOCK, REACH_LONE, edge_support, face_runs_on, no_less_square, order_screen_clockwise,
-                    refine_quad, sharpest_outlines)
+from .sides import (REACH_BLOCK, REACH_LONE, channel_norm, face_runs_on, no_less_square, order_screen_clockwise,
+                    refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import squared_where_weak
 from .types import Photo, TileQuad
@@ -76,35 +77,37 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     """find_tiles, also saying which reading won and what each reading gave (for benchmarks and debugging)."""
     smooth = cv2.GaussianBlur(photo.work, (5, 5), 0)
     lab = cv2.cvtColor(smooth, cv2.COLOR_RGB2LAB).astype(np.float32)
-    likeness = np.linalg.norm((lab - face_colour(lab)) * LAB_WEIGHTS, axis=2)
+    likeness = channel_norm((lab - face_colour(lab)) * LAB_WEIGHTS)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
     found = Found()
     refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]] = {}  # readings often share tiles: refine each once
+    support = remembered_support(edges_image)  # and measure each outline once
     def readings():
         yield from face_masks(likeness)
         if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
             yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab))
 
     for number, mask in enumerate(readings()):
-        take_reading(number, mask, expected, edges_image, refined, found)
-    mend_near_misses(found, edges_image, refined)
+        take_reading(number, mask, expected, edges_image, refined, support, found)
+    mend_near_misses(found, edges_image, refined, support)
     if not found.candidates:  # a last resort: walls of faint edges (glare) may enclose faces clear ones did not
         faint = enclosed_masks(raw_lightness, expected, FAINT_EDGES)
         for number, mask in enumerate(faint, start=len(found.counts)):
-            take_reading(number, mask, expected, edges_image, refined, found)
-        mend_near_misses(found, edges_image, refined)
+            take_reading(number, mask, expected, edges_image, refined, support, found)
+        mend_near_misses(found, edges_image, refined, support)
     counts, candidates, seen = found.counts, found.candidates, found.seen
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
-    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], edges_image)
-    best = no_less_square(mended(sharpest, chosen.number, seen, edges_image), sharpest)
+    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], support)
+    best = no_less_square(mended(sharpest, chosen.number, seen, edges_image, support), sharpest)
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
     tiles = [order_screen_clockwise(rescale_points(q, photo.scale)) for q, _ in best]
     snapped = [snap_to_face(q, photo.image, open_sides(q, tiles), BLOCK_SNAP) for q in tiles]
-    tiles = [traced if on_edges(traced, q, edges_image, photo.scale) else q for traced, q in zip(snapped, tiles)]
+    tiles = [traced if on_edges(traced, work, support, photo.scale) else q
+             for traced, q, (work, _) in zip(snapped, tiles, best)]
     tiles = fit_seams(tiles, photo.image)
     return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
                         chosen.support)
@@ -123,7 +126,8 @@ class Found:
 
 
 def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.ndarray,
-                 refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]], found: Found) -> None:
+                 refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]], support: Callable[[np.ndarray], float],
+                 found: Found) -> None:
     """Reading `number`'s mask counted and, if it may be right, outlined; `found` gains what it gave."""
     components = tile_components(mask, expected)
     found.counts.append(sum(count for _, count in components))
@@ -135,32 +139,34 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
     if not plausible([q for q, _ in rough]):
         found.near_misses.append((number, rough))
         return
-    found.candidates.append(reading_of(number, rough, edges_image, refined))
+    found.candidates.append(reading_of(number, rough, edges_image, refined, support))
 
 
-def mend_near_misses(found: Found, edges_image: np.ndarray,
-                     refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]]) -> None:
+def mend_near_misses(found: Found, edges_image: np.ndarray, refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]],
+                     support: Callable[[np.ndarray], float]) -> None:
     """With no reading right so far, each with the right count but a misshapen tile mended by another's outlines
     of that tile, where it can be; the near misses are then used up."""
     if not found.candidates:
         for number, rough in found.near_misses:
-            rough = patched(rough, number, found.seen, edges_image)
+            rough = patched(rough, number, found.seen, edges_image, support)
             if rough is not None and plausible([q for q, _ in rough]):
-                found.candidates.append(reading_of(number, rough, edges_image, refined))
+                found.candidates.append(reading_of(number, rough, edges_image, refined, support))
     found.near_misses.clear()
 
 
 def reading_of(number: int, rough: list[tuple[np.ndarray, bool]], edges_image: np.ndarray,
-               refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]]) -> Reading:
+               refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]],
+               support: Callable[[np.ndarray], float]) -> Reading:
     """A reading's rough tiles with each side put on its edge, the reading's edge support (its weakest tile's) and
     how many of its lone tiles were cut short of their face. `refined` holds the tiles refined so far (with their
-    support and where their face runs on past them), by rough outline, and gains this reading's."""
+    support and where their face runs on past them), by rough outline, and gains this reading's; `support` gives a
+    quad's edge support on `edges_image` (sides.remembered_support)."""
     keys = [(lone, *np.rint(quad / 2).astype(int).ravel()) for quad, lone in rough]
     for key, (quad, lone) in zip(keys, rough):
         if key not in refined:
             tile = refine_quad(quad, edges_image, REACH_LONE if lone else REACH_BLOCK)
             runs = face_runs_on(tile, edges_image) if lone else np.zeros(4, int)  # a block's tiles face each other
-            refined[key] = (tile, edge_support(tile, edges_image), runs)
+            refined[key] = (tile, support(tile), runs)
     tiles = [refined[key][:2] for key in keys]
     if number >= len(FACE_THRESHOLDS):  # masks other than the face colour's often eat a strip of a tile
         tiles = squared_where_weak(tiles, rough, edges_image)
@@ -180,11 +186,11 @@ def cut_short(quads: list[tuple[np.ndarray, bool]], refined: list[tuple[np.ndarr
     return count
 
 
-def on_edges(snapped: np.ndarray, quad: np.ndarray, edges_image: np.ndarray, scale: float) -> bool:
+def on_edges(snapped: np.ndarray, quad: np.ndarray, support: Callable[[np.ndarray], float], scale: float) -> bool:
     """Whether a tile traced to where its face ends (full-resolution pixels) still lies on edges nearly as well as
-    it did: a face's end is an edge too, and traces misled by glare or a face as bright as the table end nowhere."""
-    in_work = [rescale_points(q, 1 / scale) for q in (snapped, quad)]
-    return edge_support(in_work[0], edges_image) >= SNAPPED_SUPPORT * edge_support(in_work[1], edges_image)
+    it did (`quad`, work pixels; `support`: a quad's edge support in work pixels): a face's end is an edge too, and
+    traces misled by glare or a face as bright as the table end nowhere."""
+    return support(rescale_points(snapped, 1 / scale)) >= SNAPPED_SUPPORT * support(quad)
 
 
 @dataclass(frozen=True)

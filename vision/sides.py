@@ -1,10 +1,12 @@
 """A tile's sides put on the strongest straight edges near them, and how well a quad's sides lie on edges."""
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, line_through, mean_side, quad_from_lines, side_lengths
+from .geometry import apply_homography, line_through, mean_side, quad_from_lines, quantile, side_lengths
 
 CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
 MARGIN = 16  # pixels kept around the rectified tile, room for the side search
@@ -32,8 +34,22 @@ def edge_strength(canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     across_x = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 1, 0, ksize=3))
     across_y = np.abs(cv2.Sobel(canvas, cv2.CV_32F, 0, 1, ksize=3))
     if across_x.ndim == 3:
-        across_x, across_y = across_x.sum(axis=2), across_y.sum(axis=2)
+        across_x, across_y = channel_sum(across_x), channel_sum(across_y)
     return across_x, across_y
+
+
+def channel_sum(values: np.ndarray) -> np.ndarray:
+    """The channels (the last axis, a colour's few) added, as values.sum(axis=-1) adds them, to the bit, at a tenth
+    of its cost: numpy reduces a short last axis slowly."""
+    total = values[..., 0]
+    for channel in range(1, values.shape[-1]):
+        total = total + values[..., channel]
+    return total
+
+
+def channel_norm(values: np.ndarray) -> np.ndarray:
+    """np.linalg.norm(values, axis=-1), to the bit, at a fraction of its cost for a short last axis (a colour)."""
+    return np.sqrt(channel_sum(values * values))
 
 
 def refine_quad(quad: np.ndarray, image: np.ndarray, reach: float) -> np.ndarray:
@@ -115,6 +131,21 @@ def edge_support(quad: np.ndarray, image: np.ndarray) -> float:
     return float(min(weaker_halves) / inside)
 
 
+def remembered_support(image: np.ndarray) -> Callable[[np.ndarray], float]:
+    """edge_support on `image` as a function of the quad alone, each outline measured once: readings share
+    outlines, and the chosen reading's are weighed again against the others' (sharpest_outlines, mending)."""
+    known: dict[bytes, float] = {}
+
+    def support(quad: np.ndarray) -> float:
+        corners = order_screen_clockwise(np.asarray(quad, dtype=np.float64))
+        key = corners.tobytes()
+        if key not in known:
+            known[key] = edge_support(corners, image)
+        return known[key]
+
+    return support
+
+
 SAME_TILE = 0.08  # of a side: the farthest corner of two readings' outlines of one tile
 NEARLY_SAME = 0.015  # of a side: outlines whose corners all lie this near are one outline
 CLEARLY_SHARPER = 1.5  # how much better on edges another reading's outline of a tile must lie to replace it
@@ -122,9 +153,9 @@ LESS_SQUARE = 0.05  # this much more elongated (length over width) than the outl
 
 
 def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tuple[np.ndarray, bool]]],
-                      image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+                      support: Callable[[np.ndarray], float]) -> list[tuple[np.ndarray, bool]]:
     """A reading's tiles (each marked whether lone), each lone tile replaced by another reading's outline of the
-    same tile (every corner near) whose sides lie clearly better on edges.
+    same tile (every corner near) whose sides lie clearly better on edges (`support`: a quad's edge_support).
 
     Readings are chosen by their weakest tile, so the chosen one may outline some other tile worse than another
     reading does: a mask that takes in a patch of the table by one corner tilts that side, which the side
@@ -147,12 +178,12 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
                 same.setdefault(tuple(np.rint(other).astype(int).ravel()), other)
         best = quad
         if same:
-            best_support = CLEARLY_SHARPER * edge_support(corners, image)
+            best_support = CLEARLY_SHARPER * support(corners)
             longest = elongation(corners) + LESS_SQUARE
             for other in same.values():
-                support = edge_support(other, image)
-                if support > best_support and elongation(other) <= longest:
-                    best, best_support = other, support
+                value = support(other)
+                if value > best_support and elongation(other) <= longest:
+                    best, best_support = other, value
         result.append((best, lone))
     return result
 
@@ -197,9 +228,9 @@ def face_runs_on(quad: np.ndarray, image: np.ndarray) -> np.ndarray:
     traces = np.stack([np.rot90(canvas, side)[margin - depth[None, :], along[:, None]] for side in range(4)])
     inside = depth <= -RUN_INSIDE[0] * RUN_CELL
     reference = np.median(traces[:, :, inside], axis=2)
-    distance = np.linalg.norm(traces - reference[:, :, None], axis=3)
+    distance = channel_norm(traces - reference[:, :, None])
     spread = distance[:, :, inside].max(axis=2)
     # Motifs make many places noisy: the face's own noise is that of the plainest places. A small or blurred tile's
     # edge blurs into the stretch inside it; the tolerance stays below the step from a dark motif to a dark table.
-    tolerance = float(np.clip(4 * np.quantile(spread, 0.25), *RUN_TOLERANCE))
+    tolerance = float(np.clip(4 * quantile(spread, 0.25), *RUN_TOLERANCE))
     return np.sum((spread < tolerance) & (distance[:, :, ~inside].max(axis=2) < tolerance), axis=1)

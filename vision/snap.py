@@ -5,6 +5,7 @@ import cv2
 import numpy as np
 
 from .geometry import apply_homography, line_through, mean_side, quad_from_lines, robust_line
+from .sides import channel_norm
 
 SNAP_CELL = 256  # pixels per tile side in the rectified canvas where a tile's face is traced
 SNAP_MARGIN = 0.3  # of a side, around the tile in that canvas (only traced pixels are sampled)
@@ -61,7 +62,7 @@ def step_across(traces: np.ndarray, at: np.ndarray | float) -> np.ndarray:
     at = np.broadcast_to(np.rint(np.asarray(at, dtype=np.float64)).astype(int), (len(traces),))
     before, after = np.clip(at - 2, 0, depth - 1), np.clip(at + 2, 0, depth - 1)
     rows = np.arange(len(traces))
-    return np.linalg.norm(traces[rows, after] - traces[rows, before], axis=1)
+    return channel_norm(traces[rows, after] - traces[rows, before])
 
 
 def open_sides(quad: np.ndarray, tiles: list[np.ndarray], gap: float = 0.15) -> list[bool]:
@@ -154,7 +155,7 @@ def face_edge_offsets(profiles: np.ndarray) -> np.ndarray:
     depth = np.arange(length)
     start = int(round(0.05 * SNAP_CELL))  # the reference stretch: 5-10% inside, past any printed frame
     reference = np.median(profiles[:, :, :start], axis=2)
-    distance = np.linalg.norm(profiles - reference[:, :, None], axis=3)
+    distance = channel_norm(profiles - reference[:, :, None])
     noise = np.median(distance[:, :, :start], axis=2)
     side_noise = np.median(noise, axis=1, keepdims=True)
     tolerance = np.maximum(4 * side_noise, 6.0)  # (sides, 1)
@@ -172,7 +173,7 @@ def face_edge_offsets(profiles: np.ndarray) -> np.ndarray:
     # lightness, as the neighbour may lie in other light.
     change = np.abs(profiles - reference[:, :, None])
     alike = ((change[..., 0] < np.maximum(tolerance, 15.0)[:, :, None])
-             & (np.linalg.norm(change[..., 1:], axis=3) < tolerance[:, :, None]))
+             & (channel_norm(change[..., 1:]) < tolerance[:, :, None]))
     later = np.clip(leave[:, :, None] + np.arange(SNAP_OUTER - SNAP_REACH), 0, length - 1)
     valid &= np.take_along_axis(alike, later, axis=2).mean(axis=2) < 0.3
     # The edge: where the trace rises through half its step off the face, just inward of where it left.
