@@ -7,7 +7,7 @@ import itertools
 import cv2
 import numpy as np
 
-from .geometry import line_through, quad_from_lines, robust_line
+from .geometry import following, line_through, quad_from_lines, robust_line
 from .sides import order_screen_clockwise
 
 
@@ -33,12 +33,13 @@ def fit_quad(hull: np.ndarray) -> np.ndarray:
 
 def rough_quad(hull: np.ndarray) -> np.ndarray:
     """The hull simplified to four vertices, clockwise on screen."""
-    perimeter = cv2.arcLength(hull.astype(np.float32), True)
+    outline = hull.astype(np.float32)
+    perimeter = cv2.arcLength(outline, True)
     low, high = 0.0, 0.2 * perimeter
     best = None
     for _ in range(30):
         epsilon = (low + high) / 2
-        poly = cv2.approxPolyDP(hull.astype(np.float32), epsilon, True).reshape(-1, 2)
+        poly = cv2.approxPolyDP(outline, epsilon, True).reshape(-1, 2)
         if len(poly) > 4:
             low = epsilon
         elif len(poly) < 4:
@@ -53,12 +54,13 @@ def rough_quad(hull: np.ndarray) -> np.ndarray:
 
 def densify(polygon: np.ndarray, step: float = 1.0) -> np.ndarray:
     """Points every `step` pixels along a closed polygon's sides."""
-    points = []
-    for start, end in zip(polygon, np.roll(polygon, -1, axis=0)):
-        count = max(1, int(np.linalg.norm(end - start) / step))
-        t = np.arange(count)[:, None] / count
-        points.append(start + t * (end - start))
-    return np.concatenate(points)
+    starts = np.asarray(polygon)
+    sides = following(starts) - starts
+    # Each side's length as np.linalg.norm measures it (the root of a dot product), so the counts are the same.
+    counts = [max(1, int(np.sqrt(side.dot(side)) / step)) for side in sides.astype(np.float64)]
+    # Point k of a side with n points lies k / n of the way along it.
+    t = np.concatenate([np.arange(count) for count in counts]) / np.repeat(counts, counts)
+    return np.repeat(starts, counts, axis=0) + t[:, None] * np.repeat(sides, counts, axis=0)
 
 
 def signed_area(polygon: np.ndarray) -> float:

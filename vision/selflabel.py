@@ -13,6 +13,7 @@ mean, as for template reads, so review and repair work the same; a half unlike e
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -65,12 +66,20 @@ class HalfDescriptors:
 
 def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A white-balanced half's territory mask, its Lab pixels, and which of them are motif (not face)."""
-    inside = territory(*band.shape[:2])
+    inside = band_territory(*band.shape[:2])
     neutral = np.where(inside[:, :, None], band, 1.0).astype(np.float32)
     lab = cv2.cvtColor(np.clip(neutral, 0, 1), cv2.COLOR_RGB2LAB)
     lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
     motif = ((np.hypot(a, b) > 12) | (lightness < 75)) & inside
     return inside, lab, motif
+
+
+@functools.lru_cache(maxsize=8)
+def band_territory(height: int, width: int) -> np.ndarray:
+    """rectify.territory, made once per band size: every half of a photo has the same (read only, never written)."""
+    inside = territory(height, width)
+    inside.flags.writeable = False
+    return inside
 
 
 def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
