@@ -22,6 +22,10 @@ LIGHT_CENTRES = np.linspace(10, 90, 5)  # soft histogram of the lightness of the
 LIGHT_SIGMA = 12.0
 THUMB_WEIGHT = 1.0  # per unit of Lab / 100
 HIST_WEIGHT = 1.5
+TOP = 255.0  # the camera's top: a face brighter than this reads this
+CUT_OFF = 250.0  # a channel this bright (noise aside) may be cut off at the top
+TOP_SHARE = 0.1  # the share of the face at the top in a channel for it to be taken as cut off
+MIN_BELOW_CELLS = 4  # face cells wholly below the top that give a cut-off channel its level
 # Template sets store their halves' features with this stamp: change it whenever band_features' numbers change,
 # and stored features of another version are computed again (tests check the bundled ones are current).
 FEATURES_VERSION = 1
@@ -31,10 +35,17 @@ def face_plane(square: np.ndarray) -> np.ndarray:
     """The face's colour across a tile as a plane per channel in log: 3 coefficients (1, x, y) x 3 channels.
 
     Light falls off across a tile and drifts in colour; a plane fitted to the face cells follows it, so a half
-    on the dark side of a tile is not read as a darker motif.
+    on the dark side of a tile is not read as a darker motif. A bright face is often cut off at the camera's top
+    in one channel (a bluish face under strong light reads 255 in blue wherever the light is strong): fitted as
+    it reads, that channel's plane lies flat while the others fall, and the face turns yellow on one side of the
+    tile. Such a channel takes its fall-off from the two that are not cut off (shading has no colour) and only
+    its level from its own cells below the top (with_top_channels).
     """
-    cells = cv2.resize(square.astype(np.float32), (WHITE_GRID, WHITE_GRID), interpolation=cv2.INTER_AREA)
+    pixels = square.astype(np.float32)
+    cells = cv2.resize(pixels, (WHITE_GRID, WHITE_GRID), interpolation=cv2.INTER_AREA)
     cells = np.log(np.maximum(cells.reshape(-1, 3), 1.0))
+    at_top = cv2.resize((pixels >= CUT_OFF).astype(np.float32), (WHITE_GRID, WHITE_GRID),
+                        interpolation=cv2.INTER_AREA).reshape(-1, 3)  # the share of each cell at the top
     design = _white_design(WHITE_GRID)
     brightness = cells.sum(axis=1)
     face = brightness >= np.quantile(brightness, 0.6)  # the face is most of a tile and its brightest part
@@ -46,7 +57,29 @@ def face_plane(square: np.ndarray) -> np.ndarray:
         if trial.sum() < 12:
             break
         face = trial
-    return np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
+    coefficients = np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
+    return with_top_channels(coefficients, design, cells, face, at_top)
+
+
+def with_top_channels(coefficients: np.ndarray, design: np.ndarray, cells: np.ndarray, face: np.ndarray,
+                      at_top: np.ndarray) -> np.ndarray:
+    """The face plane with a channel cut off at the top on part of the face refitted: the fall-off of the
+    other two, its level from its cells below the top (or at the top everywhere, if none is). When two channels
+    are cut off, one is too little to tell the fall-off from a drift in the light's colour (a pink lamp), and
+    the plane is kept as fitted."""
+    # a channel is cut off when a good share of the face reads the top in it, not a few noisy pixels
+    top_channels = (at_top[face] > 0.5).mean(axis=0) >= TOP_SHARE
+    if top_channels.sum() != 1:  # the fall-off is taken where two channels show it, as they do under white light
+        return coefficients
+    fall_off = coefficients[1:, ~top_channels].mean(axis=1)
+    shading = design[:, 1:] @ fall_off
+    planes = coefficients.copy()
+    for channel in np.flatnonzero(top_channels):
+        below = face & (at_top[:, channel] == 0)
+        level = (float(np.mean(cells[below, channel] - shading[below])) if below.sum() >= MIN_BELOW_CELLS
+                 else np.log(TOP) - float(shading[face].min()))
+        planes[:, channel] = [level, *fall_off]
+    return planes
 
 
 @lru_cache(maxsize=4)
@@ -65,7 +98,8 @@ def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarr
     # the plane is separable: exp(c0 + c1 x + c2 y) = exp(c0) * exp(c1 x) * exp(c2 y)
     across = np.exp(plane[0] + steps * plane[1])  # (x, channel)
     down = np.exp(steps * plane[2])  # (y, channel)
-    return (down[:, None, :] * across[None, :, :]).astype(np.float32)
+    # where the plane rises above the top the face reads at the top, so that is its colour there
+    return np.minimum(down[:, None, :] * across[None, :, :], TOP).astype(np.float32)
 
 
 def white_balanced(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
