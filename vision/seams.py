@@ -16,10 +16,6 @@ SEAM_DEPTH_WIDE = 0.22
 SEAM_REFERENCE = 0.08  # of a side: a trace's stretch deeper than this into a tile is that tile's face
 SEAM_APART = 0.07  # of a side: faces ending farther apart than this are not across one seam
 SEAM_WIDTH = 0.025  # of a side: the widest a seam's dark line is (1-2% seen); a gap showing the table is wider
-# Degrees: the most a seam may turn from either tile's side along it. Those sides already lie on edges, so a seam
-# runs with them (within 4.8 degrees on 200 generated hard photos); traces that scatter across a gap as pale as the
-# faces (white tiles on a white desk) fit a line turned 9-10 degrees, which would skew both tiles.
-SEAM_TURN = 6.0
 
 
 def fit_seams(tiles: list[np.ndarray], image: np.ndarray) -> list[np.ndarray]:
@@ -113,14 +109,7 @@ def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.n
     good = np.concatenate([agreeing(half, 0.01 * side) for half in np.split(offsets, 2)])
     if not good[: len(good) // 2].any() or not good[len(good) // 2:].any():
         return None  # both ends are needed to set the seam's slope
-    seam = robust_line(guess[0] + along[good, None] * direction + offsets[good, None] * normal)
-    return seam if max(turn(seam, ends), turn(seam, facing)) <= SEAM_TURN else None
-
-
-def turn(line: np.ndarray, ends: np.ndarray) -> float:
-    """Degrees between a line (a, b, c) and the segment between two points, either way along it."""
-    along = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
-    return float(np.degrees(np.arcsin(min(1.0, abs(along @ line[:2])))))
+    return robust_line(guess[0] + along[good, None] * direction + offsets[good, None] * normal)
 
 
 def face_end(traces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
