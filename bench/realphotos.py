@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -22,6 +24,7 @@ from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
 from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_photo_edges
+from photosolve.vision.types import Photo
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,6 +39,55 @@ def true_edges(truth: dict, quads, photo) -> np.ndarray:
                      for q in quads])
 
 
+@dataclass(frozen=True)
+class Scored:
+    """One photo read with no templates and scored against its truth."""
+
+    tiles: int
+    right: int
+    total: int
+    motifs: int
+    verdict: str  # true, FALSE (a solution the truth refutes) or none
+    questions: int
+    seconds: float
+    quads: list = field(default_factory=list)
+    error: str = ""
+
+    def row(self, name: str) -> str:
+        if self.error:
+            return (f"  {name:<28} {'-':>5} {'-':>11} {'-':>6} {'-':>9} {'-':>9} {self.seconds:7.2f}  "
+                    f"({self.error})")
+        return (f"  {name:<28} {self.tiles:>5} {self.right:>7} / {self.total:<3} {self.motifs:>6} {self.verdict:>9} "
+                f"{self.questions:>9} {self.seconds:7.2f}")
+
+
+HEADER = (f"  {'photo':<28} {'tiles':>5} {'edges right':>11} {'motifs':>6} {'solution':>9} {'questions':>9} "
+          f"{'seconds':>7}")
+
+
+def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
+    """Load a photo, read it with no templates as `photosolve PHOTO --templates none` does, and score it; the
+    seconds include the loading."""
+    started = time.perf_counter()
+    try:
+        photo = load()
+        halves = cut_halves(photo, len(truth["tiles"]))
+    except VisionError as error:
+        return Scored(0, 0, 0, 0, "-", 0, time.perf_counter() - started, error=str(error))
+    read = read_photo_edges(halves, "none", 3, 3)
+    seconds = time.perf_counter() - started
+    truth_edges = true_edges(truth, halves.quads, photo)
+    right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
+    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
+    verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
+        ("none" if not result.solutions else "FALSE")
+    # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution.
+    questions = len(repair(edge_posteriors(read.reading), 3, 3, rival=True).doubtful(DOUBT_MARGIN))
+    return Scored(len(halves.quads), right, int(truth_edges.size),
+                  len(set(np.abs(read.reading.labels).ravel().tolist())), verdict, questions, seconds,
+                  list(halves.quads))
+
+
 def main() -> int:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "realphotos"
     photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")) if folder.is_dir() else []
@@ -43,30 +95,10 @@ def main() -> int:
         print(f"no photos in {folder}")
         return 1
     print(f"photosolve on real photos, no templates — {folder}, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"  {'photo':<28} {'tiles':>5} {'edges right':>11} {'motifs':>6} {'solution':>9} {'questions':>9} "
-          f"{'seconds':>7}")
+    print(HEADER)
     for path in photos:
         truth = json.loads(path.with_suffix(".truth.json").read_text())
-        started = time.perf_counter()
-        try:
-            photo = load_photo(path)
-            halves = cut_halves(photo, len(truth["tiles"]))
-        except VisionError as error:
-            print(f"  {path.name:<28} {'-':>5} {'-':>11} {'-':>6} {'-':>9} {time.perf_counter() - started:7.2f}  "
-                  f"({error})")
-            continue
-        read = read_photo_edges(halves, "none", 3, 3)
-        seconds = time.perf_counter() - started
-        truth_edges = true_edges(truth, halves.quads, photo)
-        right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
-        result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
-        verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
-            ("none" if not result.solutions else "FALSE")
-        # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution.
-        questions = len(repair(edge_posteriors(read.reading), 3, 3, rival=True).doubtful(DOUBT_MARGIN))
-        print(f"  {path.name:<28} {len(halves.quads):>5} {right:>7} / {truth_edges.size:<3} "
-              f"{len(set(np.abs(read.reading.labels).ravel().tolist())):>6} {verdict:>9} {questions:>9} "
-              f"{seconds:7.2f}")
+        print(read_and_score(lambda: load_photo(path), truth).row(path.name))
     return 0
 
 

@@ -4,17 +4,30 @@ Where a mask loses a strip of a tile (glare, or a motif in the table's colour al
 convex hull cuts that side short or across, and the side search, which only looks near the outline, cannot
 reach the tile's real edge. The side opposite is then still right, and a tile is a square: the square standing
 on each side is a candidate outline, and the one whose sides lie best on edges wins.
+
+Where a patchy mask (white tiles on a white desk) cuts a side across the face instead, two neighbouring corners
+are far from square; the same outline with those sides turned square to the other two is then likelier the tile.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .geometry import side_lengths
-from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
+from .geometry import line_through, quad_from_lines, side_lengths
+from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 SQUARE = 1.06  # sides this close in length: the outline is a whole tile, seen at a slant at most
 CLEARLY = 1.5  # how many times better a square's edge support must be than the outline's
 WEAK = 0.5  # of the reading's typical tile's edge support: a tile this weakly outlined may have lost a strip
+# Degrees from a right angle at two neighbouring corners: a side that may cut across the tile's face, as a patchy
+# mask's hull does (white tiles on a white desk: 10-28 degrees)...
+SKEWED = 10.0
+# ...and how well the trued outline must lie on edges, of the skewed one's support: a faint tile's real edges lie
+# little better than the cut, but a square outline is far likelier a tile's.
+TRUED = 0.8
+# Edge support under which a skewed outline may be such a cut: white tiles on a white desk score 0.4-1.9. A tilted
+# camera skews a tile as much (up to 27 degrees on 200 generated hard photos), and a clear tile's sides lie on its
+# edges (4-40); trued, one outlined wrong at 2.3 was put on a motif's straight line.
+FAINT = 2.0
 
 
 def square_on_side(quad: np.ndarray, side: int) -> np.ndarray:
@@ -45,7 +58,47 @@ def best_square(quad: np.ndarray, image: np.ndarray, reach: float) -> tuple[np.n
 def squared_where_weak(tiles: list[tuple[np.ndarray, float]], rough: list[tuple[np.ndarray, bool]],
                        image: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """A reading's refined tiles with their edge support, each lone tile outlined far more weakly than the
-    reading's typical tile replaced by the best of its squares (best_square, from its rough outline)."""
+    reading's typical tile replaced by the best of its squares (best_square, from its rough outline), and then
+    each skewed tile by its trued outline where that lies on edges as well (trued)."""
     typical = float(np.median([support for _, support in tiles]))
-    return [best_square(quad, image, REACH_LONE) if lone and support < WEAK * typical else (tile, support)
-            for (tile, support), (quad, lone) in zip(tiles, rough)]
+    return [trued(*(best_square(quad, image, REACH_LONE) if lone and support < WEAK * typical else (tile, support)),
+                  image) for (tile, support), (quad, lone) in zip(tiles, rough)]
+
+
+def corner_skew(quad: np.ndarray) -> np.ndarray:
+    """How far (degrees) each corner of a quad (clockwise on screen) is from a right angle."""
+    before, after = np.roll(quad, 1, axis=0) - quad, np.roll(quad, -1, axis=0) - quad
+    cosine = np.sum(before * after, axis=1) / (np.linalg.norm(before, axis=1) * np.linalg.norm(after, axis=1))
+    return np.abs(np.degrees(np.arccos(np.clip(cosine, -1, 1))) - 90)
+
+
+def turned_square(quad: np.ndarray, kept: int) -> np.ndarray:
+    """The quad with sides kept+1 and kept+3 turned about their middles to cross sides kept and kept+2 (kept as
+    they are) at right angles to their mean direction."""
+    lines = [line_through(quad[i], quad[(i + 1) % 4]) for i in range(4)]
+    along = (quad[(kept + 1) % 4] - quad[kept]) - (quad[(kept + 3) % 4] - quad[(kept + 2) % 4])  # both one way
+    along /= np.linalg.norm(along)
+    for side in ((kept + 1) % 4, (kept + 3) % 4):
+        middle = (quad[side] + quad[(side + 1) % 4]) / 2
+        lines[side] = line_through(middle, middle + np.array([-along[1], along[0]]))
+    return quad_from_lines(lines)
+
+
+def trued(tile: np.ndarray, support: float, image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A faint tile whose outline is skewed (two neighbouring corners SKEWED or more off a right angle: a side cut
+    across the face) outlined as the tile it more likely is: with the sides meeting there turned square to the
+    other two, refined onto the edges near them, if that lies on edges about as well (TRUED); else as it was."""
+    quad = order_screen_clockwise(tile)
+    skew = corner_skew(quad)
+    if support >= FAINT or not np.any((skew >= SKEWED) & (np.roll(skew, -1) >= SKEWED)):
+        return tile, support
+    best, best_support = tile, support * TRUED
+    for kept in (0, 1):
+        try:  # a side turned about its middle lies a few percent off the edge at its ends: a block's reach
+            candidate = refine_quad(turned_square(quad, kept), image, REACH_BLOCK)
+        except ValueError:
+            continue
+        candidate_support = edge_support(candidate, image)
+        if np.all(corner_skew(order_screen_clockwise(candidate)) < SKEWED) and candidate_support >= best_support:
+            best, best_support = candidate, candidate_support
+    return best, (best_support if best is not tile else support)
