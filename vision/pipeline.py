@@ -10,7 +10,7 @@ from .doubt import outline_supports, with_outline_doubt
 from .features import band_features, white_bands
 from .rectify import rectify_all
 from .segment import find_tiles
-from .templates import TemplateSet, bundled_names, load_templates
+from .templates import TemplateSet, bundled_features, bundled_names, load_templates
 from .types import Photo, TileQuad
 
 NO_TEMPLATES = "none"  # --templates none: read the puzzle from the photo alone
@@ -51,15 +51,16 @@ def cut_halves(photo: Photo, expected: int) -> Halves:
     return Halves(quads, squares, bands, band_features(bands), outline_supports(photo, quads))
 
 
-def set_fit(features: np.ndarray, templates: TemplateSet) -> float:
-    """How well a template set explains a photo's halves, in the photo's own terms (lower is better).
+def set_fit(features: np.ndarray, examples: np.ndarray) -> float:
+    """How well a template set (its examples' features) explains a photo's halves, in the photo's own terms (lower
+    is better).
 
     Each half's distance to the set's nearest example, over its distance to the photo's second nearest other
     half (its own kind, as a tile's halves of one label mostly recur): about 1 when the set holds the photo's
     motifs, several times that when it does not, whatever the light and camera did to all of them.
     """
     flat = features.reshape(-1, features.shape[-1])
-    to_set = pairwise_distances(flat, templates.features).min(axis=1)
+    to_set = pairwise_distances(flat, examples).min(axis=1)
     among = pairwise_distances(flat, flat)
     np.fill_diagonal(among, np.inf)
     to_own = np.sort(among, axis=1)[:, 1]
@@ -73,7 +74,8 @@ def pairwise_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
 def rank_bundled(features: np.ndarray) -> list[tuple[str, float]]:
     """Every bundled set with how well it fits the photo's halves, best first (lower is better)."""
-    return sorted(((name, set_fit(features, load_templates(name))) for name in bundled_names()),
+    # only the sets' features are needed here: their pictures are decoded for the one that is used
+    return sorted(((name, set_fit(features, bundled_features(name))) for name in bundled_names()),
                   key=lambda item: item[1])
 
 

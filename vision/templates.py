@@ -90,6 +90,17 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
     )
 
 
+def bundled_features(name: str) -> np.ndarray:
+    """A bundled set's example features (load_templates(name).features), from its stored file when that is current,
+    without decoding the set's pictures."""
+    try:
+        count = len(json.loads((BUNDLED / name / "manifest.json").read_text(encoding="utf-8"))["labels"])
+    except (OSError, ValueError, KeyError, TypeError):
+        count = -1  # load_templates says what is wrong with the set
+    stored = current_features(BUNDLED / name / FEATURES_FILE, count)
+    return stored if stored is not None else load_templates(name).features
+
+
 def as_pixels(bands: np.ndarray) -> np.ndarray:
     """White-balanced bands as the 8-bit pixels of halves.png."""
     return np.clip(bands / WHITE_SCALE * 255.0 + 0.5, 0, 255).astype(np.uint8)
