@@ -23,7 +23,8 @@ from photosolve.vision.features import FEATURES_VERSION, band_features, feature_
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.templates import BUNDLED, FEATURES_FILE, bundled_names, load_templates, save_templates
+from photosolve.vision.templates import (BUNDLED, FEATURES_FILE, bundled_features, bundled_names, load_templates,
+                                        save_templates)
 from photosolve.vision.types import TileQuad
 
 TIERS = ("easy", "medium", "hard")
@@ -152,6 +153,8 @@ def test_the_bundled_sets_stored_features_are_current(name):
     templates = load_templates(name)
     assert templates.stored_features is not None, "stale features.npz: bump FEATURES_VERSION and rebundle"
     assert np.allclose(templates.stored_features, band_features(templates.bands), atol=1e-4)
+    # choosing a set reads its features alone (its pictures are decoded only for the set used): the same numbers
+    assert np.array_equal(bundled_features(name), templates.features)
 
 
 def test_features_of_another_version_are_computed_again(tmp_path):
