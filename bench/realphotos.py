@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from photosolve.cli.photo_cmd import DOUBT_MARGIN
+from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
@@ -81,8 +81,9 @@ def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
     verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
         ("none" if not result.solutions else "FALSE")
-    # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution.
-    questions = len(repair(edge_posteriors(read.reading), 3, 3, rival=True).doubtful(DOUBT_MARGIN))
+    # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution, and how
+    # many motifs there are when they are a guess.
+    questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), bool(read.guess))
     return Scored(len(halves.quads), right, int(truth_edges.size),
                   len(set(np.abs(read.reading.labels).ravel().tolist())), verdict, questions, seconds,
                   list(halves.quads))

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from photosolve.cli.photo_cmd import DOUBT_MARGIN
+from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
@@ -94,7 +94,7 @@ def run_case(scene, jitter: float = 0.0, inset: float = 0.0) -> dict:
     right = edges_right_up_to_renaming(labels, edges) == edges.size
     checked = repair(edge_posteriors(found.reading), rows, cols, rival=True)
     true_solution = checked.solution is not None and arrangement_fits(checked.solution, edges)
-    questions = len(checked.doubtful(DOUBT_MARGIN))
+    questions = questions_before_solving(checked, found.guessed)
     return {"seed": seed, "layout": truth["layout"], "motifs": true_motifs, "read_motifs": found.motifs,
             "count": found.motifs == true_motifs, "edges": right,
             "edges_right": edges_right_up_to_renaming(labels, edges), "edge_count": edges.size,

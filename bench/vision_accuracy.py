@@ -25,7 +25,7 @@ from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
 from photosolve.vision.learn import learn_templates
 from photosolve.vision.load import photo_from_array
-from photosolve.cli.photo_cmd import DOUBT_MARGIN
+from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.solver.repair import repair
 from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges
 from photosolve.vision.selflabel import SELF_READ_NAME
@@ -68,10 +68,11 @@ def run_case(seed: int, tier: str, calibration: list, never_seen: bool = False) 
         return outcome
     if templates is None or templates == NO_TEMPLATES:  # as `photosolve PHOTO [--templates none]` does
         read = read_photo_edges(halves, templates, truth["rows"], truth["cols"])
+        guessed = bool(read.guess)
         outcome["right_set"] = read.templates.name == kind if templates is None else None
         templates, reading = read.templates, read.reading
     else:
-        reading = read_edges(halves, templates)
+        reading, guessed = read_edges(halves, templates), False
     # A set numbers motifs its own way: by name into the truth's numbers; a photo read on its own names them by
     # colour, so its numbers are mapped to the truth's by the renaming that agrees best.
     true_found = true_edges_as_found([q.corners for q in halves.quads], truth)
@@ -88,9 +89,10 @@ def run_case(seed: int, tier: str, calibration: list, never_seen: bool = False) 
     result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels]),
                    truth["rows"], truth["cols"], first=True)
     outcome["solved"] = bool(result.solutions) and score.all_edges_right
-    # What `photosolve PHOTO` then does: repair, and ask about edges where a nearly as likely reading disagrees.
+    # What `photosolve PHOTO` then does: repair, and ask about edges where a nearly as likely reading disagrees
+    # (and how many motifs there are when they are a guess).
     checked = repair(edge_posteriors(reading), truth["rows"], truth["cols"], rival=True)
-    outcome["questions"] = len(checked.doubtful(DOUBT_MARGIN))
+    outcome["questions"] = questions_before_solving(checked, guessed)
     outcome["true_solution"] = checked.solution is not None and arrangement_fits(checked.solution, true_found)
     outcome["silent_wrong"] = (checked.solution is not None and not outcome["true_solution"]
                                and outcome["questions"] == 0)

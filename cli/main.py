@@ -62,6 +62,7 @@ def read(
     save_templates: Optional[str] = typer.Option(None, "--save-templates", help="Save the photo's halves, labelled as read (after any correction), as a template set for the next photo of this puzzle."),
     review: bool = typer.Option(False, "--review", help="Ask about the doubtful edges (the default at a terminal), reading answers from stdin."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Never ask: take the most probable reading even if doubt remains."),
+    motifs: Optional[int] = typer.Option(None, "--motifs", "-m", help="How many motifs the puzzle shows (a motif: two halves that complete each other); read the photo alone with that many."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
     from ..vision.load import begin_loading
@@ -70,7 +71,7 @@ def read(
     from .photo_cmd import PhotoOptions, photo_command
 
     options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
-                           save_templates, review, yes)
+                           save_templates, review, yes, motifs)
     _finish(lambda: photo_command(options, loading))
 
 

@@ -84,12 +84,19 @@ class PhotoOptions:
     save_templates: str | None = None  # write what was read, as a template set for the next photo, here
     review: bool = False  # ask about doubtful edges even without a terminal (answers from stdin)
     yes: bool = False  # without a terminal, take the best reading instead of exiting 5 on doubt
+    motifs: int | None = None  # how many motifs the puzzle shows, as the person says: read from the photo alone
+
+    @property
+    def asking(self) -> bool:
+        """Whether doubt is asked about: with --review, or at a terminal unless --yes."""
+        return self.review or (sys.stdin.isatty() and not self.yes)
 
 
 def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = None) -> ExitCode:
     """`photosolve PHOTO`; `loading` gives the photo if its loading was begun already (vision.load.begin_loading)."""
     photo_path = options.photo
     rows, cols = board_shape(options.rows, options.cols)
+    check_motifs(options, rows, cols)
     solved_target = check_output(options.output, photo_path, "--output")
     annotate_target = check_output(options.annotate, photo_path, "--annotate")
     tiles_target = check_output(options.save_tiles, photo_path, "--save-tiles", suffixes=None)
@@ -98,9 +105,11 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
         read = typed_reading(options.tiles, len(halves.quads))
     else:
-        photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading)
+        photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading, options.motifs)
     say(read.how)
     say_weak_outlines(halves)
+    if read.guess:
+        read = settle_guess(read, options, halves, rows, cols, stages, tiles_target)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
     fixed = None
@@ -109,15 +118,14 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
             fixed = repair_reading(edge_posteriors_of(reading), rows, cols, rival=True)
         puzzle = report_repair(fixed, puzzle, names, photo_path)
         doubtful = fixed.doubtful(DOUBT_MARGIN)
-        if doubtful and (options.review or (sys.stdin.isatty() and not options.yes)):
+        if doubtful and options.asking:
             answers = review(puzzle, reading, doubtful, fixed, photo, halves, annotate_target or scratch_path(photo_path))
             if answers:
                 fixed = repair_reading(edge_posteriors_of(reading, answers), rows, cols)
                 puzzle = report_repair(fixed, puzzle_of(reading.labels, names, photo_path), names, photo_path,
                                        answered=True)
         elif doubtful and not options.yes:
-            if tiles_target is not None:
-                save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how})", tiles_target)
+            keep_for_correction(puzzle, read, photo_path, tiles_target)
             listed = "; ".join(f"tile {t + 1} {('north', 'east', 'south', 'west')[s]} "
                                f"({puzzle.label(fixed.edges[t][s])}, {reading.probabilities[t, s]:.2f})"
                                for t, s in doubtful)
@@ -144,6 +152,7 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     if options.as_json:
         document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
         document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]
+        document["motifs_guessed"] = bool(read.guess)
         print(json.dumps(document, indent=1))
     else:
         print_photo_result(puzzle, result, reading)
@@ -157,6 +166,65 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
             f"read differently; most doubtful: {suspects}; check the reading with --annotate reading.png")
         return ExitCode.NO_SOLUTION
     return ExitCode.SOLVED
+
+
+def questions_before_solving(fixed, motifs_guessed: bool) -> int:
+    """How many questions `photosolve PHOTO` asks before it gives a solution (or, without a terminal, why it exits
+    5): one per doubtful edge (fixed: the repair with its rival), and one when the motifs themselves are a guess."""
+    return len(fixed.doubtful(DOUBT_MARGIN)) + motifs_guessed
+
+
+def check_motifs(options: PhotoOptions, rows: int, cols: int) -> None:
+    """--motifs N: a number of motifs a board's halves can show, for a photo read on its own."""
+    from ..vision.pipeline import NO_TEMPLATES
+
+    if options.motifs is None:
+        return
+    most = 2 * rows * cols  # every motif at least twice among the board's 4 x rows x cols halves
+    if not 1 <= options.motifs <= most:
+        raise Fail(f"--motifs must be a number from 1 to {most} for a {rows}x{cols} board, got {options.motifs}",
+                   ExitCode.BAD_INPUT)
+    if options.templates is not None and options.templates.lower() != NO_TEMPLATES:
+        raise Fail(f"--motifs is for reading a puzzle from the photo alone: drop --templates {options.templates} "
+                   f"or --motifs", ExitCode.BAD_INPUT)
+    if options.tiles is not None:
+        raise Fail("--motifs is for reading the edges from the photo, --tiles gives them typed in: drop one",
+                   ExitCode.BAD_INPUT)
+
+
+def settle_guess(read, options: PhotoOptions, halves, rows: int, cols: int, stages: Stages,
+                 tiles_target: Path | None):
+    """A reading whose motifs are a guess is never solved unasked: the person says how many motifs there are
+    (the photo is read again with that many), or takes the guess with --yes; otherwise exit 5. Once the person
+    has said how many (--motifs), what is left to guess is which halves go together: asked about edge by edge."""
+    from ..vision.pipeline import read_photo_edges
+    from .review import ask_motif_count
+
+    if options.yes:
+        say(f"taking the guess (--yes): {read.guess}")
+        return read
+    if not options.asking:
+        keep_for_correction(puzzle_of(read.reading.labels, read.templates.motif_names, options.photo), read,
+                            options.photo, tiles_target)
+        ways = "" if options.motifs else ("say how many motifs the puzzle shows with --motifs N, answer at a "
+                                          "terminal or with --review, ")
+        raise Fail(f"{options.photo}: {read.guess}, and so would its solution be: {ways}correct the edges with "
+                   f"--save-tiles/--tiles, or take the guess with --yes", ExitCode.NEEDS_REVIEW)
+    say(read.guess)
+    count = None if options.motifs else ask_motif_count(len(read.templates.motif_names), 2 * rows * cols,
+                                                        read_answer)
+    if count is None:
+        return read
+    with stages.stage("reading the edges"):
+        again = read_photo_edges(halves, None, rows, cols, motifs=count)
+    say(again.how)
+    return again
+
+
+def keep_for_correction(puzzle: Puzzle, read, photo_path: str, tiles_target: Path | None) -> None:
+    """Before stopping for doubt: the reading as a tile file, when asked for, to correct and give back."""
+    if tiles_target is not None:
+        save_tile_file(puzzle, read.reading, f"read from {photo_path} ({read.how})", tiles_target)
 
 
 def report_repair(fixed, puzzle: Puzzle, names: dict[int, str], photo_path: str, answered: bool = False) -> Puzzle:
@@ -280,7 +348,7 @@ def typed_reading(tiles_path: str, count: int):
 
 
 def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages,
-               loading: Callable[[], Photo] | None = None):
+               loading: Callable[[], Photo] | None = None, motifs: int | None = None):
     """Load, find the tiles and read their edges; each vision failure becomes its exit code and message."""
     from ..vision.errors import TemplateError
     from ..vision.pipeline import read_photo_edges
@@ -288,7 +356,7 @@ def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, sta
     photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
     try:
         with stages.stage("reading the edges"):
-            read = read_photo_edges(halves, templates, rows, cols)
+            read = read_photo_edges(halves, templates, rows, cols, motifs)
     except TemplateError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
     return photo, halves, read

@@ -1,5 +1,6 @@
 """Asking the person about the doubtful edges only: the tiles as read, then one short question per edge.
 
+When the motifs themselves are a guess, the person is first asked how many there are (ask_motif_count).
 Answers: Enter keeps the reading; a label name or number (`grey-`, `-2`) sets this edge; a free correction
 (`4e grey-`, `7 n 3`) sets any edge; `?` lists the labels; `q` stops asking and keeps the rest as read.
 Prompts and the table go to stderr, so stdout keeps only results.
@@ -89,6 +90,22 @@ def ask(questions: list[Question], puzzle: Puzzle, labels: list[int], read_line:
             answers[(question.tile, question.side)] = label
             break
     return answers
+
+
+def ask_motif_count(guessed: int, most: int, read_line: Callable[[], str | None], out: TextIO | None = None
+                    ) -> int | None:
+    """How many motifs the puzzle shows, from the person: a number from 1 to `most`, or None to keep the guess."""
+    out = out or sys.stderr
+    while True:
+        out.write(f"How many different motifs do the tiles show (a motif: the two halves that complete each "
+                  f"other)? [{guessed}, a guess] ")
+        out.flush()
+        text = read_line()
+        if text is None or text.strip().lower() in ("", "q"):
+            return None
+        if text.strip().isdigit() and 1 <= int(text) <= most:
+            return None if int(text) == guessed else int(text)
+        out.write(f"  '{text.strip()}' is not a number from 1 to {most}\n")
 
 
 def reading_table(puzzle: Puzzle, probabilities, doubtful: set[tuple[int, int]], threshold: float) -> None:

@@ -41,6 +41,7 @@ class EdgeReading:
     reading: Reading
     templates: TemplateSet
     how: str  # one line: which set and why
+    guess: str = ""  # when the motifs themselves are a guess (however sure each edge looks), why, in one line
 
 
 def cut_halves(photo: Photo, expected: int) -> Halves:
@@ -88,12 +89,16 @@ def doubted(reading: Reading, halves: Halves) -> Reading:
     return reading if halves.supports is None else with_outline_doubt(reading, halves.supports)
 
 
-def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int) -> EdgeReading:
+def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int,
+                     motifs: int | None = None) -> EdgeReading:
     """Read every half: with the set asked for, else with the bundled set that fits, else from the photo alone.
 
     A bundled set that seems to fit but whose reading no arrangement of the tiles can use (not even with a few
-    doubtful edges read otherwise) is not the puzzle's: the photo is then read on its own.
+    doubtful edges read otherwise) is not the puzzle's: the photo is then read on its own. `motifs`, the number
+    of motifs the person says the puzzle shows, means the photo is read on its own, with that many.
     """
+    if motifs is not None:
+        return read_without_templates(halves, rows, cols, f"templates: none, {motifs} motifs as told", motifs)
     if wanted is not None and str(wanted).lower() == NO_TEMPLATES:
         return read_without_templates(halves, rows, cols, "templates: none")
     if wanted is not None:
@@ -117,12 +122,15 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int) -
     return read_without_templates(halves, rows, cols, f"templates: no bundled set fits{near}, so none")
 
 
-def read_without_templates(halves: Halves, rows: int, cols: int, why: str) -> EdgeReading:
-    from .selflabel import self_label
+def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motifs: int | None = None
+                           ) -> EdgeReading:
+    from .selflabel import MOTIF_RANGE, self_label
 
-    found = self_label(halves.bands, rows, cols)
+    found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1))
+    guess = (f"the halves could not be sorted into motifs whose two halves share their colours, so the "
+             f"{found.motifs} motifs read are a guess" if found.guessed else "")
     return EdgeReading(doubted(found.reading, halves), found.templates,
-                       f"{why}; {found.motifs} motifs found in the photo itself")
+                       f"{why}; {found.motifs} motifs found in the photo itself", guess)
 
 
 def repairable(reading: Reading, rows: int, cols: int) -> bool:
