@@ -35,7 +35,7 @@ def report(name: str, times: list[float]) -> float:
 def stage_times(photo: Path, runs: int) -> dict[str, float]:
     """Each stage of the pipeline in-process (after imports), median over runs."""
 
-    from photosolve.cli.photo_cmd import save_image
+    from photosolve.cli.photo_outputs import save_image
     from photosolve.solver import Puzzle, solve
     from photosolve.vision.doubt import outline_supports
     from photosolve.vision.features import band_features, white_bands
