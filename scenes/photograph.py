@@ -368,6 +368,20 @@ def glare_field(shape: tuple[int, int], side: float, strength: float, rng: np.ra
     return out
 
 
+def cast_shadow(rgb: np.ndarray, centre: tuple[float, float], radius: float, depth: float,
+                softness: float = 0.1) -> np.ndarray:
+    """The photo with the shadow of a phone or a hand held between lamp and table laid over it: an ellipse
+    1.3 x `radius` across and 0.7 x `radius` down (`centre` in fractions of the photo's width and height, `radius`
+    of its longer side) where `depth` of the light is left, its edge soft over about `softness` of the radius."""
+    h, w = rgb.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    reach = radius * max(h, w)
+    distance = np.hypot((xx - centre[0] * w) / (1.3 * reach), (yy - centre[1] * h) / (0.7 * reach))
+    inside = 1 / (1 + np.exp(np.clip((distance - 1) / softness, -50, 50)))
+    light = 1 - (1 - depth) * inside
+    return np.clip(rgb * light[..., None], 0, 255).astype(np.uint8)
+
+
 # ---------------------------------------------------------------------------------------------
 # Light and sensor
 

@@ -1,8 +1,8 @@
 """Numbers that describe an edge half: its colours and its shape, after the tile's own face is made white.
 
 The face colour of each tile is the white reference (it absorbs white balance, shading and vignetting), fitted
-as a plane across the tile so that light falling off across it is absorbed too; what differs from it is the
-motif. A half is described by a small Lab thumbnail of its territory (shape and colour layout) and by a soft
+as a plane across the tile so that light falling off across it is absorbed too, and followed into a shadow cast
+over part of it (shading.py); what differs from it is the motif. A half is described by a small Lab thumbnail of its territory (shape and colour layout) and by a soft
 histogram of its motif's colours (colour and pattern, whatever the pose).
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from .rectify import edge_bands, territory
+from .shading import shadow_field
 
 THUMB = (8, 16)  # rows, columns of the colour thumbnail
 WHITE_GRID = 16  # the face's white is fitted on a WHITE_GRID x WHITE_GRID summary of the tile
@@ -90,7 +91,8 @@ def _white_design(size: int) -> np.ndarray:
 
 
 def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
-    """The face's colour at every pixel of a tile (size x size x 3 float), from its plane (face_plane)."""
+    """The face's colour at every pixel of a tile (size x size x 3 float): its plane (face_plane), and any shadow
+    cast across it (shading.shadow_field)."""
     if plane is None:
         plane = face_plane(square)
     size = square.shape[0]
@@ -99,7 +101,9 @@ def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarr
     across = np.exp(plane[0] + steps * plane[1])  # (x, channel)
     down = np.exp(steps * plane[2])  # (y, channel)
     # where the plane rises above the top the face reads at the top, so that is its colour there
-    return np.minimum(down[:, None, :] * across[None, :, :], TOP).astype(np.float32)
+    white = np.minimum(down[:, None, :] * across[None, :, :], TOP).astype(np.float32)
+    shadow = shadow_field(square, white)
+    return white if shadow is None else (white * np.exp(shadow)[:, :, None]).astype(np.float32)
 
 
 def white_balanced(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
