@@ -55,8 +55,11 @@ def rotated(degrees: float, tiles: np.ndarray) -> Callable[[np.ndarray], Variant
     """The phone turned clockwise by `degrees`. A quarter turn moves whole pixels. Any other turn is cropped to the
     largest upright rectangle inside the turned photo, as a phone held askew frames the table around the tiles;
     where that would cut a tile (tiles near the photo's edge), the canvas grows to hold the whole photo instead and
-    its empty corners take the colour along the photo's border: the table going on, without its grain (mirroring
-    the border would mirror the tiles that touch it)."""
+    each pixel of its empty corners takes the colour of the photo's border pixel nearest it: the table going on as
+    it meets the border, desk beside desk and carpet beside carpet, without its grain (mirroring the border would
+    mirror the tiles that touch it). One colour for all four corners (the border's median, as this bench once
+    filled them) is no colour a real photo of the table shows: on a pale desk it was a brown that filled the border
+    a background estimate reads the table from, so the desk itself passed for a tile."""
     def make(rgb: np.ndarray) -> Variant:
         height, width = rgb.shape[:2]
         turn = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)  # OpenCV turns counter-clockwise
@@ -68,7 +71,7 @@ def rotated(degrees: float, tiles: np.ndarray) -> Callable[[np.ndarray], Variant
         size = np.array([width * cos + height * sin, width * sin + height * cos])
         turn[:, 2] += (size - (width, height)) / 2
         image = cv2.warpAffine(rgb, turn, tuple(int(round(v)) for v in size), flags=cv2.INTER_LINEAR,
-                               borderValue=border_colour(rgb))
+                               borderMode=cv2.BORDER_REPLICATE)
         inner = np.array(inscribed(width, height, np.radians(degrees)))
         low, high = np.ceil((size - inner) / 2).astype(int), np.floor((size + inner) / 2).astype(int)
         moved = tiles @ turn[:, :2].T + turn[:, 2]
@@ -78,11 +81,6 @@ def rotated(degrees: float, tiles: np.ndarray) -> Callable[[np.ndarray], Variant
             return Variant(np.ascontiguousarray(image[low[1]:high[1], low[0]:high[0]]), turn)
         return Variant(image, turn)
     return make
-
-
-def border_colour(rgb: np.ndarray) -> tuple[int, int, int]:
-    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
-    return tuple(int(v) for v in np.median(border, axis=0))
 
 
 def inscribed(width: float, height: float, angle: float) -> tuple[float, float]:

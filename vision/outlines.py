@@ -9,7 +9,8 @@ import numpy as np
 from .blocks import block_outline, parted, split_grid
 from .geometry import quad_area, quantile, side_lengths
 from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
-from .sides import REACH_LONE, edge_support, order_screen_clockwise, refine_quad
+from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
+from .squaring import SKEWED, corner_skew
 
 
 def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
@@ -20,8 +21,30 @@ def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> 
         if count == 1:
             quads.append((lone_quad(hull, image), True))
         else:
-            quads.extend((q, False) for q in split_grid(fit_quad(hull), count, image))
+            quads.extend((q, False) for q in block_cells(hull, count, image))
     return quads
+
+
+def block_cells(hull: np.ndarray, count: int, image: np.ndarray) -> list[np.ndarray]:
+    """Rough outlines of the `count` tiles of a block: its hull's fitted quad split as a grid, or, where that quad
+    is askew (two neighbouring corners SKEWED off a right angle), the hull's smallest enclosing rectangle split
+    so, if its cells lie better on edges once refined.
+
+    A patchy mask (white tiles on a white desk) can lose a block's corners: the quad fitted to what is left cuts
+    across the tiles at an angle, while the rectangle around it still stands on the block's intact sides.
+    """
+    fitted = fit_quad(hull)
+    cells = split_grid(fitted, count, image)
+    skew = corner_skew(order_screen_clockwise(fitted))
+    if not np.any((skew >= SKEWED) & (np.roll(skew, -1) >= SKEWED)):
+        return cells
+    box = order_screen_clockwise(cv2.boxPoints(cv2.minAreaRect(hull.astype(np.float32))).astype(np.float64))
+    boxed = split_grid(box, count, image)
+
+    def weakest(quads: list[np.ndarray]) -> float:
+        return min(edge_support(refine_quad(q, image, REACH_BLOCK), image) for q in quads)
+
+    return boxed if weakest(boxed) > weakest(cells) else cells
 
 
 def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, int]]:
@@ -51,6 +74,10 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
     return components
 
 
+SQUARE_LONE = 1.25  # how much longer than wide a region may be and still count as one lone tile when sizing tiles
+LONE_SEEN = 3  # square regions of one size needed to tell a tile's size beside a big block
+
+
 def sized(hulls: list[np.ndarray], expected: int) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The hulls, biggest first, with their areas and the area a tile has where each lies."""
     areas = np.array([quad_area(h) for h in hulls])
@@ -61,8 +88,28 @@ def sized(hulls: list[np.ndarray], expected: int) -> tuple[list[np.ndarray], np.
     big = areas[areas > 0.25 * areas[0]]
     tile_area = float(np.median(big[: expected]))
     if areas[0] > 0.5 * total and len(big) < expected:
-        tile_area = areas[0] / max(1, expected - (len(big) - 1))
+        tile_area = areas[0] / max(1, expected - tiles_beside(hulls[1:], areas[1:], areas[0], len(big) - 1))
     return hulls, areas, tile_area * perspective_scale(hulls, areas, tile_area)
+
+
+def tiles_beside(hulls: list[np.ndarray], areas: np.ndarray, biggest: float, guess: int) -> int:
+    """How many tiles lie outside the biggest hull, which holds most of them: the other hulls, each counted in
+    lone tiles' areas, when at least LONE_SEEN of them are square and of one size; else `guess`.
+
+    A pale table's shaded strip can join a block of four and make it look like a block of all nine; the lone
+    tiles beside it, each far under a quarter of its area, still say how big a tile is."""
+    square = [area for hull, area in zip(hulls, areas)
+              if area >= 0.1 * biggest and squareness(hull) < SQUARE_LONE]
+    if len(square) < LONE_SEEN or max(square) > 1.3 * min(square):
+        return guess
+    lone = float(np.median(square))
+    return int(sum(round(area / lone) for area in areas if area >= 0.5 * lone))
+
+
+def squareness(hull: np.ndarray) -> float:
+    """How much longer than wide a hull's smallest enclosing rectangle is (1: square)."""
+    (_, _), (width, height), _ = cv2.minAreaRect(hull.astype(np.float32))
+    return max(width, height) / max(min(width, height), 1.0)
 
 
 def perspective_scale(hulls: list[np.ndarray], areas: np.ndarray, tile_area: float) -> np.ndarray:

@@ -27,7 +27,7 @@ from .seams import fit_seams
 from .sides import (REACH_BLOCK, REACH_LONE, channel_norm, face_runs_on, no_less_square, order_screen_clockwise,
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
-from .squaring import squared_where_weak
+from .squaring import FAINT, corner_skew, squared_where_weak
 from .types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -44,6 +44,10 @@ RIVAL = 0.6  # of the best edge support: a reading this well supported that sees
 # strip of the face. A tile's true outline has at most 2 on 200 generated hard photos (none on medium ones); one
 # cut short by the strip a strict face mask lost to shading, 4.
 CUT_SHORT = 3
+# Degrees off a right angle at two neighbouring corners of a tile cut from a block: a split of the table when its
+# sides lie on no clear edge (a pale desk taken in with the tiles of the real skiers' photo turned 7 degrees, its
+# top row of cells 30 degrees askew; the tiles of the right reading there, 8 or less).
+ASKEW = 20.0
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,22 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
     if not plausible([q for q, _ in rough]):
         found.near_misses.append((number, rough))
         return
-    found.candidates.append(reading_of(number, rough, edges_image, refined, support))
+    reading = reading_of(number, rough, edges_image, refined, support)
+    if not split_askew(reading, support):
+        found.candidates.append(reading)
+
+
+def split_askew(reading: Reading, support: Callable[[np.ndarray], float]) -> bool:
+    """Whether a tile the reading cut from a block is far from square (two neighbouring corners ASKEW or more off a
+    right angle) with its sides on no clear edge (FAINT): a pale table taken in by a mask is split into cells
+    skewed like that block's outline, lying across the faces. A tilted camera skews a real tile as much, but its
+    sides then lie on its edges."""
+    for quad, lone in reading.quads:
+        if not lone:
+            skew = corner_skew(order_screen_clockwise(quad))
+            if np.any(np.minimum(skew, np.roll(skew, -1)) >= ASKEW) and support(quad) < FAINT:
+                return True
+    return False
 
 
 def mend_near_misses(found: Found, edges_image: np.ndarray, refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]],
@@ -150,7 +169,9 @@ def mend_near_misses(found: Found, edges_image: np.ndarray, refined: dict[tuple,
         for number, rough in found.near_misses:
             rough = patched(rough, number, found.seen, edges_image, support)
             if rough is not None and plausible([q for q, _ in rough]):
-                found.candidates.append(reading_of(number, rough, edges_image, refined, support))
+                reading = reading_of(number, rough, edges_image, refined, support)
+                if not split_askew(reading, support):
+                    found.candidates.append(reading)
     found.near_misses.clear()
 
 
