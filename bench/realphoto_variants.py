@@ -2,12 +2,12 @@
 
     python bench/realphoto_variants.py [--folder DIR] [--only NAME...] [--variants NAME...] [--draw DIR]
 
-Each variant is made from the upright photo (smaller cameras, the phone turned, other light, a worse JPEG, a
-shaking hand, a tight crop) and read exactly as bench/realphotos.py reads the photo itself. Its truth moves with
-it: every tile's centre and corners go through the same geometry, and a tile's edges are turned by however many
-quarter turns its north side moved, so a tile is scored against the true tile whose centre lies nearest. Grids
-have no hand-marked centres: theirs are the tiles found in the photo itself, which reads all 36 edges right there
-(the first row says so), numbered row by row as grid_rc numbers them.
+Each variant is made from the upright photo (smaller cameras, the phone turned or tilted, other light, a phone's
+shadow, a lamp's glare, a worse JPEG, a shaking hand, a tight crop) and read exactly as bench/realphotos.py reads
+the photo itself. Its truth moves with it: every tile's centre and corners go through the same geometry, and a
+tile's edges are turned by however many quarter turns its north side moved, so a tile is scored against the true
+tile whose centre lies nearest. Grids have no hand-marked centres: theirs are the tiles found in the photo itself,
+which reads all 36 edges right there (the first row says so), numbered row by row as grid_rc numbers them.
 
 With --draw, each variant that is not read right is written to DIR with the outlines found on it.
 """
@@ -27,6 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from realphotos import HEADER, ROOT, Scored, read_and_score  # noqa: E402
 
+from photosolve.scenes.photograph import cast_shadow  # noqa: E402
 from photosolve.vision.geometry import order_clockwise  # noqa: E402
 from photosolve.vision.load import load_photo, photo_from_array  # noqa: E402
 from photosolve.vision.pipeline import cut_halves  # noqa: E402
@@ -39,7 +40,7 @@ class Variant:
     """An image made from the photo, and where a point of the photo lands in it (None: it does not move)."""
 
     image: np.ndarray
-    moved: np.ndarray | None = None  # 2 x 3 affine map from photo pixels to variant pixels
+    moved: np.ndarray | None = None  # 2 x 3 affine or 3 x 3 perspective map from photo pixels to variant pixels
 
 
 # ---- the variants ------------------------------------------------------------------------------------------------
@@ -136,6 +137,36 @@ def cropped(margin: float, tiles: np.ndarray) -> Callable[[np.ndarray], Variant]
     return make
 
 
+def tilted(narrower: float) -> Callable[[np.ndarray], Variant]:
+    """The phone tilted towards the table's far side: the photo's top edge `narrower` shorter than its bottom, the
+    space beside it going on as the photo's border does."""
+    def make(rgb: np.ndarray) -> Variant:
+        height, width = rgb.shape[:2]
+        inset = narrower * width / 2
+        source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        target = np.float32([[inset, 0], [width - inset, 0], [width, height], [0, height]])
+        tilt = cv2.getPerspectiveTransform(source, target)
+        return Variant(cv2.warpPerspective(rgb, tilt, (width, height), flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE), tilt)
+    return make
+
+
+def shadowed(depth: float) -> Callable[[np.ndarray], Variant]:
+    """A phone's soft shadow over the middle left of the photo, `depth` of the light left in it."""
+    return lambda rgb: Variant(cast_shadow(rgb, (0.4, 0.45), 0.25, depth))
+
+
+def glared(strength: float) -> Callable[[np.ndarray], Variant]:
+    """A lamp reflected off the glossy print near the middle: a soft round patch washed towards white."""
+    def make(rgb: np.ndarray) -> Variant:
+        height, width = rgb.shape[:2]
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        reach = 0.12 * max(height, width)
+        patch = strength * np.exp(-((xs - 0.55 * width) ** 2 + (ys - 0.5 * height) ** 2) / (2 * reach**2))
+        return Variant(np.clip(rgb + (255 - rgb.astype(np.float32)) * patch[..., None], 0, 255).astype(np.uint8))
+    return make
+
+
 def variants(tile_corners: np.ndarray) -> dict[str, Callable[[np.ndarray], Variant]]:
     return {
         "as taken": lambda rgb: Variant(rgb),
@@ -150,6 +181,9 @@ def variants(tile_corners: np.ndarray) -> dict[str, Callable[[np.ndarray], Varia
         "dim": light((0.55, 0.55, 0.55)),
         "flat haze": light((0.65, 0.65, 0.65), 70),
         "shade 40%": shaded(0.6),
+        "tilted 25%": tilted(0.25),
+        "phone shadow": shadowed(0.45),
+        "lamp glare": glared(0.8),
         "jpeg 60": jpeg(60),
         "blur 1.5": blurred(1.5),
         "crop 3%": cropped(0.03, tile_corners),
@@ -185,12 +219,14 @@ def north_side(corners: np.ndarray) -> int:
 def moved_truth(placed: dict, variant: Variant, photo_size: tuple[int, int]) -> dict:
     """The truth of the variant, in bench/realphotos.py's terms for a scattered photo (centre at 1600 px)."""
     height, width = variant.image.shape[:2]
-    moved = variant.moved if variant.moved is not None else np.array([[1, 0, 0], [0, 1, 0]], float)
+    moved = np.eye(3) if variant.moved is None else variant.moved
+    moved = np.vstack([moved, [0, 0, 1]]) if moved.shape[0] == 2 else moved
     to_truth = TRUTH_SIDE / max(width, height)
     tiles = []
     for tile in placed["tiles"]:
         corners = order_clockwise(tile["quad"])
-        turned = corners @ moved[:, :2].T + moved[:, 2]  # turning and scaling keep the corners clockwise
+        # turning, scaling and a camera tilted towards the tiles keep the corners clockwise
+        turned = cv2.perspectiveTransform(corners[None].astype(np.float64), moved)[0]
         edges = np.roll(tile["edges"], north_side(corners) - north_side(turned)).tolist()
         tiles.append({"edges": edges, "center_1600": (turned.mean(axis=0) * to_truth).tolist(),
                       "quad_1600": (turned * to_truth).tolist()})
