@@ -1,0 +1,49 @@
+"""A never-seen puzzle read with one half-type too many or too few left unpaired (vision/selflabel.py).
+
+A reading that leaves a half-type unpaired fits whenever that type's halves lie on the frame, where no
+neighbour checks them; so the solver accepts it as readily as the true one. The photos here go through the whole
+pipeline (segmentation included), as the never-seen bench reads them.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import cut_halves, read_photo_edges
+from photosolve.vision.selflabel import leaves_unpaired
+
+
+def read_never_seen(seed: int):
+    """A never-seen hard photo read with no templates: the reading and the true edges in found tile order."""
+    scene = make_scene(f"random:{3 + seed % 4}", seed, tier="hard")
+    halves = cut_halves(photo_from_array(scene.image), 9)
+    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
+    return read_photo_edges(halves, "none", 3, 3).reading, truth
+
+
+def unpaired_in(edges: np.ndarray) -> bool:
+    labels = set(edges.ravel().tolist())
+    return any(-label not in labels for label in labels)
+
+
+# 30017: 4 motifs read as 9 types, one copy of a half alone and unpaired (34/36 on main); 30033: 4 motifs read
+# as 7 types, one motif's head and tail taken for one type (35/36 on main). Both fit as read; the reading with
+# 8 types, every one paired, fits too and is right.
+@pytest.mark.parametrize("seed", [30017, 30033])
+def test_a_reading_pairing_every_type_wins_over_one_that_leaves_a_type_unpaired(seed):
+    reading, truth = read_never_seen(seed)
+    assert not unpaired_in(truth)
+    assert not leaves_unpaired(reading)
+    assert edges_right_up_to_renaming(reading.labels, truth) == truth.size
+
+
+def test_a_motif_truly_shown_by_one_half_stays_unpaired():
+    """30050: one motif shows only one of its halves; a reading pairing every type fits too (on the frame), but
+    its jump in appearance is a third of the true one's."""
+    reading, truth = read_never_seen(30050)
+    assert unpaired_in(truth)
+    assert leaves_unpaired(reading)
+    assert edges_right_up_to_renaming(reading.labels, truth) == truth.size
