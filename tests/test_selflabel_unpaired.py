@@ -55,3 +55,20 @@ def test_head_and_tail_alike_in_colour_are_told_apart_by_their_outlines_when_not
     edge is read."""
     reading, truth = read_never_seen(30059)
     assert edges_right_up_to_renaming(reading.labels, truth) == truth.size
+
+
+def test_a_lone_half_washed_out_by_glare_is_read_as_the_type_it_looks_like():
+    """30026: one copy of a half washed pale by glare sorts alone and is left unpaired on the frame, read as a
+    motif of its own (35/36 with no question). It has the colours of the type it looks most like, but paler:
+    read as that type, every edge is right."""
+    reading, truth = read_never_seen(30026)
+    assert not leaves_unpaired(reading)
+    assert edges_right_up_to_renaming(reading.labels, truth) == truth.size
+
+
+def test_a_real_lone_type_as_vivid_as_the_rest_is_not_joined_to_its_look_alike():
+    """10007: a motif shows one of its halves once and the other not at all; its colours are near another
+    motif's, but it is printed as vividly, so it stays a motif of its own and every edge is right."""
+    reading, truth = read_never_seen(10007)
+    assert unpaired_in(truth)
+    assert edges_right_up_to_renaming(reading.labels, truth) == truth.size

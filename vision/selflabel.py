@@ -8,7 +8,9 @@ both red) while each type differs in shape from the other, so the types are pair
 affinity. Clustering types first, not motifs, keeps a motif whose head and tail differ in colour (a blue
 beetle with a dark shell and pale legs) from being split in two. The number of types is not known: cuts are
 taken sharpest first, and the first whose pairing joins like colours only and whose reading the tiles can be
-laid out with wins (the solver in the loop). Probabilities come from distances to each type's and each motif's
+laid out with wins (the solver in the loop). The solver cannot check halves on the frame, so a reading that leaves
+a type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler than the type it
+looks like is read as that type washed out by glare. Probabilities come from distances to each type's and each motif's
 mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
@@ -49,6 +51,10 @@ PAIRED_OVER_UNPAIRED = 0.5
 # at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
 # dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
 OUTLINE_RETRY = 0.5
+# A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
+# chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
+# 0.88 and 1.38 (the colour of a real one's nearest type is another motif's).
+WASHED_OUT = 0.8
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,7 @@ class HalfDescriptors:
     # compared at their best small shift (halfmatch), each on its own typical scale
     appearance: np.ndarray
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
+    chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
 
 
 def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,8 +124,9 @@ def describe_halves(flat: np.ndarray) -> HalfDescriptors:
     histograms = band_features(flat)[:, THUMB[0] * THUMB[1] * 3:]
     by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
     appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat)))
-    masks = [lab_of(band)[1:] for band in flat]  # (Lab, motif mask) of each half
-    return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for lab, motif in masks]))
+    masks = [lab_of(band) for band in flat]  # (territory, Lab, motif mask) of each half
+    return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for _, lab, motif in masks]),
+                           np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]))
 
 
 def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
@@ -310,12 +318,37 @@ def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: 
     typical = typical_colour_distance(descriptors.colours)
     trials = []
     for _, pairs in cheapest_pairings(costs, types % 2, PAIRINGS_TRIED):
-        labels = motif_labels(cut, pairs)
+        labels = washed_out_joined(descriptors, cut, motif_labels(cut, pairs), pairs, costs / typical)
         posterior, candidates = half_posterior(descriptors, labels)
         reading = reading_from(posterior.reshape(tiles, 4, -1), candidates, "none (read from the photo itself)")
         worst = max((costs[pair] for pair in pairs if len(pair) == 2), default=0.0)
         trials.append(Trial(types, gap, float(worst / typical), reading))
     return trials
+
+
+def washed_out_joined(descriptors: HalfDescriptors, cut: np.ndarray, labels: np.ndarray,
+                      pairs: list[tuple[int, ...]], colour_costs: np.ndarray) -> np.ndarray:
+    """The labels with a lone half read as the type it looks most like where it is that type washed out by glare.
+
+    A pairing that leaves unpaired a type of one half reads it as a motif of its own, shown once; on the frame
+    nothing checks that. It is a copy washed out (WASHED_OUT) when it has that type's colours (COHERENT) but
+    markedly less of them: glare mixes white into every pixel. A real lone type is printed as vividly as the rest.
+    """
+    singles = [pair[0] for pair in pairs if len(pair) == 1]
+    if not singles or int(np.sum(cut == singles[0])) != 1:
+        return labels
+    lone = singles[0]
+    half = int(np.flatnonzero(cut == lone)[0])
+    to_types = [group_mean_distances(descriptors.appearance, cut == t)[half] if t != lone else np.inf
+                for t in range(len(colour_costs))]
+    nearest = int(np.argmin(to_types))
+    members = np.flatnonzero(cut == nearest)
+    paler = descriptors.chroma[half] < WASHED_OUT * float(np.median(descriptors.chroma[members]))
+    if colour_costs[lone, nearest] > COHERENT or not paler:
+        return labels
+    joined = labels.copy()
+    joined[half] = labels[members[0]]
+    return joined
 
 
 def typical_colour_distance(colours: np.ndarray) -> float:
