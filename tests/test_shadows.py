@@ -1,4 +1,5 @@
-"""A shadow cast across tiles (a phone or a hand between lamp and table) taken off their faces (vision/shading.py).
+"""A shadow cast across tiles (a phone or a hand between lamp and table): the tiles found in it (segment.py's
+shade_likeness), and the shadow taken off their faces (vision/shading.py).
 
 The face plane alone leaves a shadowed part of a tile dark, and a half under it is read as another motif's half.
 """
@@ -7,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, score_reading, true_edges_as_found
 from photosolve.scenes.photograph import cast_shadow
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.features import face_plane, white_balanced, white_field
 from photosolve.vision.load import load_photo, photo_from_array
 from photosolve.vision.pipeline import cut_halves, read_photo_edges
+from photosolve.vision.segment import find_tiles
 from photosolve.vision.shading import shadow_field
 
 from .test_realphotos import REAL, grid_edges, truth_of
@@ -84,3 +86,20 @@ def test_real_turtles_under_a_shadow_are_read_right(name, depth):
     halves = cut_halves(photo_from_array(cast_shadow(photo.image, (0.35, 0.4), 0.3, depth, softness=0.1)), 9)
     read = read_photo_edges(halves, "none", 3, 3)
     assert edges_right_up_to_renaming(read.reading.labels, grid_edges(truth_of(name))) == 36
+
+
+def test_tiles_in_a_shadow_are_found():
+    """Scattered tiles with a phone's shadow over some: their darkened faces no longer look like the face colour
+    (with the likeness that costs all lightness lost, 8 of 9 tiles were found)."""
+    scene = make_scene("random:5", 102, tier="easy")
+    quads = find_tiles(photo_from_array(cast_shadow(scene.image, (0.65, 0.6), 0.25, 0.45)), 9)
+    assert score_reading([q.corners for q in quads], None, scene.truth).exact == 9
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realphotos is not beside the project")
+def test_the_real_turtle_board_in_a_phone_shadow_is_cut_into_its_nine_tiles_and_read():
+    """The board with a phone's shadow over its middle (realphoto_variants' 'phone shadow'): 7 tiles were found."""
+    photo = load_photo(REAL / "board.jpeg")
+    halves = cut_halves(photo_from_array(cast_shadow(photo.image, (0.4, 0.45), 0.25, 0.45)), 9)
+    read = read_photo_edges(halves, "none", 3, 3)
+    assert edges_right_up_to_renaming(read.reading.labels, grid_edges(truth_of("board.jpeg"))) == 36

@@ -5,10 +5,15 @@ import cv2
 import numpy as np
 
 from .outlines import four_cornered, perspective_scale
+from .sides import channel_norm
 
 LAB_WEIGHTS = np.array([0.35, 1.0, 1.0], dtype=np.float32)  # shading changes lightness far more than hue
 EDGE_INSET = 0.025  # how far inside its outline a face region walled in by edges ends (a printed frame, blur)
 FACE_THRESHOLDS = (1.0, 0.6, 0.4)  # of the Otsu threshold on likeness to the face colour, loosest first
+# Of the face's lightness: how much of it a shadow over the tiles (a phone's, a hand's) may take away and leave the
+# face still like the face colour (shade_likeness); and that likeness's one strictness tried (each costs a reading).
+SHADE_DEPTH = 0.6
+SHADE_THRESHOLDS = (0.6,)
 # Of its convex hull: the most a face region walled in by edges fills. Every tile has a half-motif on each edge,
 # walled in apart from the face, so a face region has four bites out of it (tiles' fill at most 0.77 on 200
 # generated hard photos); a region filling its hull is something plain: a checked cloth's square, a sheet of paper.
@@ -50,7 +55,20 @@ def face_colour(lab: np.ndarray) -> np.ndarray:
     return centers[int(np.argmax(score))]
 
 
-def face_masks(likeness: np.ndarray):
+def face_likeness(lab: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """How unlike the face colour (Lab) each pixel of a Lab image is, lightness weighed less (LAB_WEIGHTS)."""
+    return channel_norm((lab - face) * LAB_WEIGHTS)
+
+
+def shade_likeness(lab: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """face_likeness where the face may lie in a shadow: lightness below the face's costs only beyond SHADE_DEPTH
+    of it. A phone's shadow over the tiles darkens their faces but leaves their colour; the table keeps its own."""
+    lightness = lab[..., 0]
+    lost = np.maximum(face[0] - lightness - SHADE_DEPTH * face[0], 0.0) + np.maximum(lightness - face[0], 0.0)
+    return channel_norm(np.stack([lost, lab[..., 1] - face[1], lab[..., 2] - face[2]], axis=-1) * LAB_WEIGHTS)
+
+
+def face_masks(likeness: np.ndarray, factors: tuple[float, ...] = FACE_THRESHOLDS):
     """Masks of the face colour (uint8 0/255, specks removed), from the loosest likely one to stricter ones.
 
     The loosest threshold splits the photo's likeness to the face colour in two (Otsu); a pale table falls under
@@ -58,7 +76,7 @@ def face_masks(likeness: np.ndarray):
     """
     level, _ = cv2.threshold(np.clip(likeness * 4, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     threshold = min(max(level / 4, 8.0), 30.0)
-    for factor in FACE_THRESHOLDS:
+    for factor in factors:
         mask = (likeness < max(threshold * factor, 4.0)).astype(np.uint8) * 255
         yield cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 

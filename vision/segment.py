@@ -1,7 +1,7 @@
 """Find every tile in a photo: rough outlines from masks of where tiles may be, then each side snapped to its edge.
 
-The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, and
-what differs from the table's colours at the photo's border. Lone tiles are one component each; a block of
+The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
+differs from the table's colours at the photo's border, and the face colour forgiving the lightness a shadow takes. Lone tiles are one component each; a block of
 touching (or nearly touching) tiles is split as an R x C grid of equal tiles (blocks.py). Each tile's
 four sides are then searched for locally, as the strongest straight edge near the rough side, because tiles in a
 hand-laid board each lie a little off any common grid. A tile of the chosen reading that another reading saw
@@ -20,11 +20,12 @@ import numpy as np
 from .background import background_masks
 from .errors import WrongTileCount
 from .geometry import north_first, rescale_points
-from .masks import FACE_THRESHOLDS, FAINT_EDGES, LAB_WEIGHTS, enclosed_masks, face_colour, face_masks
+from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, enclosed_masks, face_colour, face_likeness,
+                    face_masks, shade_likeness)
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
-from .sides import (REACH_BLOCK, REACH_LONE, channel_norm, face_runs_on, no_less_square, order_screen_clockwise,
+from .sides import (REACH_BLOCK, REACH_LONE, face_runs_on, no_less_square, order_screen_clockwise,
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, corner_skew, squared_where_weak
@@ -81,16 +82,17 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     """find_tiles, also saying which reading won and what each reading gave (for benchmarks and debugging)."""
     smooth = cv2.GaussianBlur(photo.work, (5, 5), 0)
     lab = cv2.cvtColor(smooth, cv2.COLOR_RGB2LAB).astype(np.float32)
-    likeness = channel_norm((lab - face_colour(lab)) * LAB_WEIGHTS)
+    face = face_colour(lab)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
     found = Found()
     refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]] = {}  # readings often share tiles: refine each once
     support = remembered_support(edges_image)  # and measure each outline once
     def readings():
-        yield from face_masks(likeness)
+        yield from face_masks(face_likeness(lab, face))
         if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
-            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab))
+            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab),
+                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS))
 
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
