@@ -2,8 +2,9 @@
 
 The face colour of each tile is the white reference (it absorbs white balance, shading and vignetting), fitted
 as a plane across the tile so that light falling off across it is absorbed too, and followed into a shadow cast
-over part of it (shading.py); what differs from it is the motif. A half is described by a small Lab thumbnail of its territory (shape and colour layout) and by a soft
-histogram of its motif's colours (colour and pattern, whatever the pose).
+over part of it (shading.py); what differs from it is the motif. A half is described by a small Lab thumbnail of
+its territory (shape and colour layout) and by a soft histogram of its motif's colours (colour and pattern,
+whatever the pose).
 """
 from __future__ import annotations
 

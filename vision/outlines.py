@@ -10,7 +10,7 @@ from .blocks import block_outline, parted, split_grid
 from .geometry import quad_area, quantile, side_lengths
 from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
-from .squaring import SKEWED, corner_skew
+from .squaring import askew
 
 
 def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
@@ -35,8 +35,7 @@ def block_cells(hull: np.ndarray, count: int, image: np.ndarray) -> list[np.ndar
     """
     fitted = fit_quad(hull)
     cells = split_grid(fitted, count, image)
-    skew = corner_skew(order_screen_clockwise(fitted))
-    if not np.any((skew >= SKEWED) & (np.roll(skew, -1) >= SKEWED)):
+    if not askew(fitted):
         return cells
     box = order_screen_clockwise(cv2.boxPoints(cv2.minAreaRect(hull.astype(np.float32))).astype(np.float64))
     boxed = split_grid(box, count, image)

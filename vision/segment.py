@@ -1,12 +1,13 @@
 """Find every tile in a photo: rough outlines from masks of where tiles may be, then each side snapped to its edge.
 
 The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
-differs from the table's colours at the photo's border, and the face colour forgiving the lightness a shadow takes. Lone tiles are one component each; a block of
-touching (or nearly touching) tiles is split as an R x C grid of equal tiles (blocks.py). Each tile's
-four sides are then searched for locally, as the strongest straight edge near the rough side, because tiles in a
-hand-laid board each lie a little off any common grid. A tile of the chosen reading that another reading saw
-alone and far better outlined is taken from that one (mending.py). Finally a lone tile's sides are traced to where
-its face ends, and the side two touching tiles share is put on their seam, midway between where their two faces end.
+differs from the table's colours at the photo's border, and the face colour forgiving the lightness a shadow takes.
+Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
+equal tiles (blocks.py). Each tile's four sides are then searched for locally, as the strongest straight edge near
+the rough side, because tiles in a hand-laid board each lie a little off any common grid. A tile of the chosen
+reading that another reading saw alone and far better outlined is taken from that one (mending.py). Finally a lone
+tile's sides are traced to where its face ends, and the side two touching tiles share is put on their seam, midway
+between where their two faces end.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from .seams import fit_seams
 from .sides import (REACH_BLOCK, REACH_LONE, face_runs_on, no_less_square, order_screen_clockwise,
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
-from .squaring import FAINT, corner_skew, squared_where_weak
+from .squaring import FAINT, askew, squared_where_weak
 from .types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -145,7 +146,11 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
     if not plausible([q for q, _ in rough]):
         found.near_misses.append((number, rough))
         return
-    reading = reading_of(number, rough, edges_image, refined, support)
+    add_candidate(found, reading_of(number, rough, edges_image, refined, support), support)
+
+
+def add_candidate(found: Found, reading: Reading, support: Callable[[np.ndarray], float]) -> None:
+    """A reading that may be right joins the candidates, unless it split a pale table into askew cells."""
     if not split_askew(reading, support):
         found.candidates.append(reading)
 
@@ -155,12 +160,7 @@ def split_askew(reading: Reading, support: Callable[[np.ndarray], float]) -> boo
     right angle) with its sides on no clear edge (FAINT): a pale table taken in by a mask is split into cells
     skewed like that block's outline, lying across the faces. A tilted camera skews a real tile as much, but its
     sides then lie on its edges."""
-    for quad, lone in reading.quads:
-        if not lone:
-            skew = corner_skew(order_screen_clockwise(quad))
-            if np.any(np.minimum(skew, np.roll(skew, -1)) >= ASKEW) and support(quad) < FAINT:
-                return True
-    return False
+    return any(not lone and askew(quad, ASKEW) and support(quad) < FAINT for quad, lone in reading.quads)
 
 
 def mend_near_misses(found: Found, edges_image: np.ndarray, refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]],
@@ -171,9 +171,7 @@ def mend_near_misses(found: Found, edges_image: np.ndarray, refined: dict[tuple,
         for number, rough in found.near_misses:
             rough = patched(rough, number, found.seen, edges_image, support)
             if rough is not None and plausible([q for q, _ in rough]):
-                reading = reading_of(number, rough, edges_image, refined, support)
-                if not split_askew(reading, support):
-                    found.candidates.append(reading)
+                add_candidate(found, reading_of(number, rough, edges_image, refined, support), support)
     found.near_misses.clear()
 
 

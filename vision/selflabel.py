@@ -10,8 +10,8 @@ beetle with a dark shell and pale legs) from being split in two. The number of t
 taken sharpest first, and the first whose pairing joins like colours only and whose reading the tiles can be
 laid out with wins (the solver in the loop). The solver cannot check halves on the frame, so a reading that leaves
 a type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler than the type it
-looks like is read as that type washed out by glare. Probabilities come from distances to each type's and each motif's
-mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
+looks like is read as that type washed out by glare. Probabilities come from distances to each type's and each
+motif's mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 

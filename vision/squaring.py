@@ -72,6 +72,13 @@ def corner_skew(quad: np.ndarray) -> np.ndarray:
     return np.abs(np.degrees(np.arccos(np.clip(cosine, -1, 1))) - 90)
 
 
+def askew(quad: np.ndarray, degrees: float = SKEWED) -> bool:
+    """Whether two neighbouring corners of a quad are each `degrees` or more off a right angle (the side between
+    them may cut across a face; a tilted camera skews a tile so too, but its sides then lie on its edges)."""
+    skew = corner_skew(order_screen_clockwise(quad))
+    return bool(np.any(np.minimum(skew, np.roll(skew, -1)) >= degrees))
+
+
 def turned_square(quad: np.ndarray, kept: int) -> np.ndarray:
     """The quad with sides kept+1 and kept+3 turned about their middles to cross sides kept and kept+2 (kept as
     they are) at right angles to their mean direction."""
@@ -88,10 +95,9 @@ def trued(tile: np.ndarray, support: float, image: np.ndarray) -> tuple[np.ndarr
     """A faint tile whose outline is skewed (two neighbouring corners SKEWED or more off a right angle: a side cut
     across the face) outlined as the tile it more likely is: with the sides meeting there turned square to the
     other two, refined onto the edges near them, if that lies on edges about as well (TRUED); else as it was."""
-    quad = order_screen_clockwise(tile)
-    skew = corner_skew(quad)
-    if support >= FAINT or not np.any((skew >= SKEWED) & (np.roll(skew, -1) >= SKEWED)):
+    if support >= FAINT or not askew(tile):
         return tile, support
+    quad = order_screen_clockwise(tile)
     best, best_support = tile, support * TRUED
     for kept in (0, 1):
         try:  # a side turned about its middle lies a few percent off the edge at its ends: a block's reach
