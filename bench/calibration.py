@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-import photosolve.vision.classify as classify
+import photosolve.vision.read.classify as classify
 from photosolve.cli.photo_cmd import DOUBT_MARGIN
 from photosolve.scenes.artwork import PUZZLE_ARTWORK
 from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, true_edges_as_found
@@ -27,7 +27,7 @@ from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves, edge_posteriors
-from photosolve.vision.templates import load_templates
+from photosolve.vision.read.templates import load_templates
 
 HALF_GRID = (1.0, 1.5, 2.0, 3.0)
 TILE_GRID = (0.5, 0.7, 1.0, 1.5)

@@ -37,13 +37,13 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
 
     from photosolve.cli.photo_outputs import save_image
     from photosolve.solver import Puzzle, solve
-    from photosolve.vision.doubt import outline_supports
-    from photosolve.vision.features import band_features, white_bands
+    from photosolve.vision.find.doubt import outline_supports
+    from photosolve.vision.read.features import band_features, white_bands
     from photosolve.vision.load import load_photo
     from photosolve.vision.pipeline import Halves, read_photo_edges
     from photosolve.vision.rectify import rectify_all
     from photosolve.vision.render import solved_board
-    from photosolve.vision.segment import find_tiles
+    from photosolve.vision.find.segment import find_tiles
 
     samples: dict[str, list[float]] = {}
 

@@ -29,9 +29,9 @@ from photosolve.scenes.evaluate import CORNER_TOLERANCE, score_reading
 from photosolve.scenes.photograph import BACKGROUNDS, decode_jpeg
 from photosolve.scenes.scene import LAYOUTS, make_scene, save_scene
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.background import DIFFERENCE_THRESHOLDS
-from photosolve.vision.masks import FACE_THRESHOLDS, WALLS
-from photosolve.vision.segment import segment
+from photosolve.vision.find.background import DIFFERENCE_THRESHOLDS
+from photosolve.vision.find.masks import FACE_THRESHOLDS, WALLS
+from photosolve.vision.find.segment import segment
 
 PUZZLES = ("dogs", "insects", "nsa", "cats")
 DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accuracy.py makes its photos

@@ -5,7 +5,7 @@
 
 The photos are those of `bench/vision_accuracy.py --never-seen` (random puzzles with 3 to 6 motifs, same seeds),
 but the tiles are cut where the truth says they are, so segmentation does not enter: what remains wrong is
-self-labelling's own (vision/selflabel.py). Per tier and layout: motif count right, every edge right up to
+self-labelling's own (vision/read/selflabel.py). Per tier and layout: motif count right, every edge right up to
 renaming the motifs (and swapping which half is +), the reading's repair a true solution, and the same with no
 question asked; then what went wrong on each photo not read right: the number of motifs, the grouping of halves
 into motifs by colour, or the split of a motif's halves into head and tail.
@@ -28,11 +28,11 @@ from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
-from photosolve.vision.features import white_bands
+from photosolve.vision.read.features import white_bands
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.selflabel import self_label
+from photosolve.vision.read.selflabel import self_label
 from photosolve.vision.types import TileQuad
 
 

@@ -23,12 +23,12 @@ from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, list
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
-from photosolve.vision.learn import learn_templates
+from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.solver.repair import repair
 from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges
-from photosolve.vision.selflabel import SELF_READ_NAME
+from photosolve.vision.read.selflabel import SELF_READ_NAME
 
 TARGETS = {"easy": (1.00, 1.00), "medium": (1.00, 0.99), "hard": (0.99, 0.95)}  # tiles exact, every edge right
 

@@ -11,10 +11,10 @@ from .solve_cmd import read_puzzle
 def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | None, cols: int | None,
                   name: str | None) -> ExitCode:
     from ..vision.errors import UnreadableImage, WrongTileCount
-    from ..vision.learn import learn_templates
+    from ..vision.read.learn import learn_templates
     from ..vision.load import load_photo
     from ..vision.pipeline import cut_halves
-    from ..vision.templates import save_templates
+    from ..vision.read.templates import save_templates
 
     rows, cols = board_shape(rows, cols)
     puzzle = read_puzzle(tiles_path, "NESW", None)

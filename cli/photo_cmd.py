@@ -252,9 +252,9 @@ def find_photo_tiles(photo_path: str, rows: int, cols: int, stages: Stages,
 
 def typed_reading(tiles_path: str, count: int):
     """A tile file (as written by --save-tiles and edited) taken as the reading: every edge certain."""
-    from ..vision.classify import reading_from
+    from ..vision.read.classify import reading_from
     from ..vision.pipeline import EdgeReading
-    from ..vision.templates import TemplateSet
+    from ..vision.read.templates import TemplateSet
     from .solve_cmd import read_puzzle
 
     puzzle = read_puzzle(tiles_path, "NESW", None)
@@ -287,7 +287,7 @@ def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, sta
 
 def say_weak_outlines(halves) -> None:
     """Name the tiles whose outlines lie on no clear edge: their edges are doubted, and the person should look."""
-    from ..vision.doubt import weak_outlines
+    from ..vision.find.doubt import weak_outlines
 
     weak = [] if halves.supports is None else weak_outlines(halves.supports)
     if weak:

@@ -34,7 +34,7 @@ def save_image(rgb: np.ndarray, target: Path) -> None:
     """Write an RGB image atomically: a temporary file beside the target, then a rename."""
     from PIL import Image
 
-    from ..vision.templates import write_atomically
+    from ..vision.read.templates import write_atomically
 
     kind = {".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP", ".tif": "TIFF", ".tiff": "TIFF"}.get(
         target.suffix.lower(), "PNG")
@@ -64,7 +64,7 @@ def write_annotated(photo, halves, puzzle: Puzzle, reading, solution, target: Pa
 def save_photo_templates(puzzle: Puzzle, halves, folder: Path, photo_path: str) -> None:
     """The photo's own halves, labelled as finally read (after repair and answers), as a template set with the
     puzzle's tile list: the next photo of the same puzzle is read against it."""
-    from ..vision.templates import TemplateSet, save_templates
+    from ..vision.read.templates import TemplateSet, save_templates
 
     if folder.exists() and not folder.is_dir():
         raise Fail(f"--save-templates {folder} is a file: give a folder for the template set", ExitCode.BAD_INPUT)
@@ -80,7 +80,7 @@ def save_photo_templates(puzzle: Puzzle, halves, folder: Path, photo_path: str) 
 def save_tile_file(puzzle: Puzzle, reading, header: str, target: Path) -> None:
     """The reading as a tile file a person can edit, each edge's probability in a comment."""
     from ..solver.tilefile import format_tiles
-    from ..vision.templates import write_atomically
+    from ..vision.read.templates import write_atomically
 
     notes = [f"tile {tile.id}: " + " ".join(f"{side} {p:.2f}{'?' if p < DOUBTFUL else ''}"
                                             for side, p in zip("NESW", reading.probabilities[tile.id - 1]))

@@ -1,6 +1,6 @@
 """Make the bundled template sets the way a user would: photograph each puzzle, then `photosolve learn` it.
 
-    python -m photosolve.scenes.bundle            # rewrites vision/templates/<puzzle>/ for the four puzzles
+    python -m photosolve.scenes.bundle            # rewrites vision/read/templates/<puzzle>/ for the four puzzles
 
 Each set is learned from a generated photo of its own (seed LEARN_SEED, scattered, medium light), never from
 the sample photo the README uses, with the tile list shuffled and turned as a box would print it.
@@ -18,7 +18,7 @@ from .scene import make_scene, save_scene
 
 LEARN_SEED = 4242
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATES = ROOT / "vision" / "templates"
+TEMPLATES = ROOT / "vision" / "read" / "templates"
 
 
 def shuffled_tile_list(name: str, seed: int) -> str:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment as scipy_assignment
 
-from photosolve.vision.assignment import linear_sum_assignment
+from photosolve.vision.read.assignment import linear_sum_assignment
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (2, 2), (5, 5), (9, 9), (36, 36), (4, 7), (7, 4), (9, 36)])

@@ -8,10 +8,10 @@ import pytest
 
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.blocks import block_outline, parted
+from photosolve.vision.find.blocks import block_outline, parted
 from photosolve.vision.geometry import intersect, line_through
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.segment import segment
+from photosolve.vision.find.segment import segment
 
 SIDE = 100  # pixels, each square tile in the masks below
 

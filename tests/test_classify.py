@@ -18,12 +18,12 @@ import pytest
 from photosolve.scenes.artwork import random_artwork
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, turn_edges
-from photosolve.vision.classify import read_halves
-from photosolve.vision.features import FEATURES_VERSION, band_features, feature_length, white_bands
-from photosolve.vision.learn import learn_templates
+from photosolve.vision.read.classify import read_halves
+from photosolve.vision.read.features import FEATURES_VERSION, band_features, feature_length, white_bands
+from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.templates import (BUNDLED, FEATURES_FILE, bundled_features, bundled_names, load_templates,
+from photosolve.vision.read.templates import (BUNDLED, FEATURES_FILE, bundled_features, bundled_names, load_templates,
                                         save_templates)
 from photosolve.vision.types import TileQuad
 

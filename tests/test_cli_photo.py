@@ -18,7 +18,7 @@ from photosolve.scenes.evaluate import (edges_right_up_to_renaming, in_truth_num
                                         turn_to_found)
 from photosolve.scenes.scene import make_scene, save_scene
 from photosolve.solver import turn_edges
-from photosolve.vision.features import white_balanced
+from photosolve.vision.read.features import white_balanced
 from photosolve.vision.rectify import rectify_tile
 from photosolve.vision.types import TileQuad
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosolve.vision.masks import biggest_part
+from photosolve.vision.find.masks import biggest_part
 
 
 def test_a_region_is_cut_at_a_narrow_neck():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from photosolve.vision.segment import EDGE_WEIGHTS
-from photosolve.vision.sides import face_runs_on
+from photosolve.vision.find.segment import EDGE_WEIGHTS
+from photosolve.vision.find.sides import face_runs_on
 
 
 def weighted_lab(image: np.ndarray) -> np.ndarray:

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from photosolve.vision.geometry import cross, line_through, quad_area, quantile, robust_line, side_lengths
-from photosolve.vision.masks import boundary_points
-from photosolve.vision.quads import densify
-from photosolve.vision.sides import channel_norm, channel_sum, edge_support, remembered_support
+from photosolve.vision.find.masks import boundary_points
+from photosolve.vision.find.quads import densify
+from photosolve.vision.find.sides import channel_norm, channel_sum, edge_support, remembered_support
 
 
 @pytest.mark.parametrize("q", [0.7, 0.25, 0.75, 0.5, 0.0, 1.0, 0.123])

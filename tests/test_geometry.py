@@ -7,11 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from photosolve.vision.blocks import grid_shape
+from photosolve.vision.find.blocks import grid_shape
 from photosolve.vision.geometry import (apply_homography, fit_line, intersect, north_first, order_clockwise,
                                         quad_area, quad_from_lines, robust_line, square_homography)
-from photosolve.vision.quads import densify, fit_quad
-from photosolve.vision.squaring import square_on_side
+from photosolve.vision.find.quads import densify, fit_quad
+from photosolve.vision.find.squaring import square_on_side
 
 
 def square(center=(200.0, 150.0), side=100.0, degrees=0.0) -> np.ndarray:

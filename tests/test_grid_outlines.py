@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from photosolve.vision.outlines import tile_components
+from photosolve.vision.find.outlines import tile_components
 
 SIDE = 100  # pixels, each square tile below
 

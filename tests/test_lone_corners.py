@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from photosolve.vision.sides import elongation, no_less_square
+from photosolve.vision.find.sides import elongation, no_less_square
 
 
 def test_elongation_of_squares_and_strips():

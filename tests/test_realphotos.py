@@ -15,12 +15,12 @@ from photosolve.cli.exit_codes import ExitCode
 from photosolve.cli.main import app, with_default_command
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.solver import Puzzle, solve, turn_edges
-from photosolve.vision.classify import read_halves
+from photosolve.vision.read.classify import read_halves
 from photosolve.vision.geometry import north_first
-from photosolve.vision.learn import learn_templates
+from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.load import load_photo, photo_from_array
 from photosolve.vision.pipeline import cut_halves
-from photosolve.vision.selflabel import self_label
+from photosolve.vision.read.selflabel import self_label
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realphotos is not beside the project")

@@ -11,14 +11,14 @@ import pytest
 
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.blocks import block_outline
+from photosolve.vision.find.blocks import block_outline
 from photosolve.vision.errors import WrongTileCount
 from photosolve.vision.load import load_photo, photo_from_array
-from photosolve.vision.masks import enclosed_masks
-from photosolve.vision.outlines import block_cells, enclosing_quad, perspective_scale, sized, tiles_held
-from photosolve.vision.seams import fit_seams, seam_line
-from photosolve.vision.segment import Reading, choose_reading, find_tiles, segment, split_askew
-from photosolve.vision.sides import REACH_BLOCK, order_screen_clockwise, refine_quad, remembered_support
+from photosolve.vision.find.masks import enclosed_masks
+from photosolve.vision.find.outlines import block_cells, enclosing_quad, perspective_scale, sized, tiles_held
+from photosolve.vision.find.seams import fit_seams, seam_line
+from photosolve.vision.find.segment import Reading, choose_reading, find_tiles, segment, split_askew
+from photosolve.vision.find.sides import REACH_BLOCK, order_screen_clockwise, refine_quad, remembered_support
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realphotos"
 

@@ -1,4 +1,4 @@
-"""Reading a never-seen puzzle from the photo alone (vision/selflabel.py), on generated photos of random puzzles.
+"""Reading a never-seen puzzle from the photo alone (vision/read/selflabel.py), on generated photos of random puzzles.
 
 Halves are cut at the true tile corners, so only self-labelling is tested: the halves sorted into half-types,
 the types paired into motifs, and the solver choosing among the readings. Labels are compared with the
@@ -15,16 +15,16 @@ from photosolve.cli.photo_cmd import DOUBT_MARGIN
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
-from photosolve.vision.features import white_bands
+from photosolve.vision.read.features import white_bands
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings, describe_halves,
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings, describe_halves,
                                          fits_as_read,
                                          motif_labels, pairing_costs, repair_cost, self_label, type_count_gaps,
                                          type_posterior_from_distances, types_range)
-from photosolve.vision import halfmatch
-from photosolve.vision.halfmatch import shifted_distances, small_pictures
+from photosolve.vision.read import halfmatch
+from photosolve.vision.read.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad
 
 def true_halves(scene, corner_error: float = 0.0, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,4 @@
-"""A never-seen puzzle read with half-types too many or too few (vision/selflabel.py).
+"""A never-seen puzzle read with half-types too many or too few (vision/read/selflabel.py).
 
 A reading that leaves a half-type unpaired fits whenever that type's halves lie on the frame, where no
 neighbour checks them; so the solver accepts it as readily as the true one. The photos here go through the whole
@@ -13,7 +13,7 @@ from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves, read_photo_edges
-from photosolve.vision.selflabel import leaves_unpaired
+from photosolve.vision.read.selflabel import leaves_unpaired
 
 
 def read_never_seen(seed: int):

@@ -1,5 +1,5 @@
 """A shadow cast across tiles (a phone or a hand between lamp and table): the tiles found in it (segment.py's
-shade_likeness), and the shadow taken off their faces (vision/shading.py).
+shade_likeness), and the shadow taken off their faces (vision/read/shading.py).
 
 The face plane alone leaves a shadowed part of a tile dark, and a half under it is read as another motif's half.
 """
@@ -11,11 +11,11 @@ import pytest
 from photosolve.scenes.evaluate import edges_right_up_to_renaming, score_reading, true_edges_as_found
 from photosolve.scenes.photograph import cast_shadow
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.features import face_plane, white_balanced, white_field
+from photosolve.vision.read.features import face_plane, white_balanced, white_field
 from photosolve.vision.load import load_photo, photo_from_array
 from photosolve.vision.pipeline import cut_halves, read_photo_edges
-from photosolve.vision.segment import find_tiles
-from photosolve.vision.shading import shadow_field
+from photosolve.vision.find.segment import find_tiles
+from photosolve.vision.read.shading import shadow_field
 
 from .test_realphotos import REAL, grid_edges, truth_of
 

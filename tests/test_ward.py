@@ -1,4 +1,4 @@
-"""Ward's clustering (vision/ward.py) against scipy's, which it stands in for to spare the import."""
+"""Ward's clustering (vision/read/ward.py) against scipy's, which it stands in for to spare the import."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import pdist, squareform
 
-from photosolve.vision.ward import cut_tree, ward_tree
+from photosolve.vision.read.ward import cut_tree, ward_tree
 
 
 @pytest.mark.parametrize("seed", range(40))

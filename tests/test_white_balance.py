@@ -1,4 +1,4 @@
-"""A tile's face made white when a bright light cuts one channel off at the camera's top (vision/features.py).
+"""A tile's face made white when a bright light cuts one channel off at the camera's top (vision/read/features.py).
 
 A bluish face under strong light reads 255 in blue wherever the light is strong while red and green still fall
 off across the tile; fitted as it reads, blue's plane lies flat and the face turns yellow on its bright side.
@@ -9,8 +9,8 @@ import numpy as np
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.features import white_balanced
-from photosolve.vision.selflabel import self_label
+from photosolve.vision.read.features import white_balanced
+from photosolve.vision.read.selflabel import self_label
 
 from .test_selflabel import motif_count, true_halves
 

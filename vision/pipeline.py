@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .classify import Reading, list_forcing, read_halves
-from .doubt import outline_supports, with_outline_doubt
-from .features import band_features, white_bands
+from .read.classify import Reading, list_forcing, read_halves
+from .find.doubt import outline_supports, with_outline_doubt
+from .read.features import band_features, white_bands
 from .rectify import rectify_all
-from .segment import find_tiles
-from .templates import TemplateSet, bundled_features, bundled_names, load_templates
+from .find.segment import find_tiles
+from .read.templates import TemplateSet, bundled_features, bundled_names, load_templates
 from .types import Photo, TileQuad
 
 NO_TEMPLATES = "none"  # --templates none: read the puzzle from the photo alone
@@ -124,7 +124,7 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int,
 
 def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motifs: int | None = None
                            ) -> EdgeReading:
-    from .selflabel import MOTIF_RANGE, self_label
+    from .read.selflabel import MOTIF_RANGE, self_label
 
     found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1))
     guess = (f"the halves could not be sorted into motifs whose two halves share their colours, so the "

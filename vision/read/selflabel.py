@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..solver import Puzzle, solve
-from ..solver.repair import repair
+from ...solver import Puzzle, solve
+from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
-from .rectify import territory
+from ..rectify import territory
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, line_through, mean_side, quad_from_lines, robust_line
+from ..geometry import apply_homography, line_through, mean_side, quad_from_lines, robust_line
 from .sides import channel_norm
 
 SNAP_CELL = 256  # pixels per tile side in the rectified canvas where a tile's face is traced

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .rectify import territory
+from ..rectify import territory
 
 CELL = 4  # pixels of a 128-pixel tile per cell of the compared picture: 3% of a side
 # Shifts tried, in cells: across the edge up to 9% of a side (a side found up to 8% inside the tile), along it 6%.

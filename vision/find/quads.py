@@ -7,7 +7,7 @@ import itertools
 import cv2
 import numpy as np
 
-from .geometry import following, line_through, quad_from_lines, robust_line
+from ..geometry import following, line_through, quad_from_lines, robust_line
 from .sides import order_screen_clockwise
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .rectify import edge_bands, territory
+from ..rectify import edge_bands, territory
 from .shading import shadow_field
 
 THUMB = (8, 16)  # rows, columns of the colour thumbnail

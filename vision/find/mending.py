@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from .geometry import mean_side, quad_area
+from ..geometry import mean_side, quad_area
 from .outlines import lone_quad, plausible, tile_shaped
 from .quads import rough_quad
 from .sides import REACH_LONE, order_screen_clockwise, refine_quad

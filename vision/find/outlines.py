@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .blocks import block_outline, parted, split_grid
-from .geometry import quad_area, quantile, side_lengths
+from ..geometry import quad_area, quantile, side_lengths
 from .quads import enclosing_quad, fit_quad, rough_quad, tile_shaped
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 from .squaring import askew

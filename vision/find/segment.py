@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from .background import background_masks
-from .errors import WrongTileCount
-from .geometry import north_first, rescale_points
+from ..errors import WrongTileCount
+from ..geometry import north_first, rescale_points
 from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, enclosed_masks, face_colour, face_likeness,
                     face_masks, shade_likeness)
 from .mending import mended, patched
@@ -30,7 +30,7 @@ from .sides import (REACH_BLOCK, REACH_LONE, face_runs_on, no_less_square, order
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, askew, squared_where_weak
-from .types import Photo, TileQuad
+from ..types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from .assignment import linear_sum_assignment
 
-from ..solver.tiles import Puzzle, turn_edges
+from ...solver.tiles import Puzzle, turn_edges
 from .templates import TemplateSet
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from .errors import TemplateError
+from ..errors import TemplateError
 from .features import FEATURES_VERSION, band_features, feature_length
 
 BUNDLED = Path(__file__).parent / "templates"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import line_through, mean_side, quad_from_lines, robust_line
+from ..geometry import line_through, mean_side, quad_from_lines, robust_line
 from .snap import SNAP_WEIGHTS, agreeing
 
 SEAM_STEP = 0.002  # of a side, between samples of a trace across a seam

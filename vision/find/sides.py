@@ -6,7 +6,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, line_through, mean_side, quad_from_lines, quantile, side_lengths
+from ..geometry import apply_homography, line_through, mean_side, quad_from_lines, quantile, side_lengths
 
 CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
 MARGIN = 16  # pixels kept around the rectified tile, room for the side search

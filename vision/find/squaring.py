@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geometry import line_through, quad_from_lines, side_lengths
+from ..geometry import line_through, quad_from_lines, side_lengths
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
 SQUARE = 1.06  # sides this close in length: the outline is a whole tile, seen at a slant at most

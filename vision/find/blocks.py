@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from .geometry import apply_homography, fit_line, mean_side, quad_area, quad_from_lines
+from ..geometry import apply_homography, fit_line, mean_side, quad_area, quad_from_lines
 from .quads import enclosing_quad, rough_quad
 from .sides import edge_strength, order_screen_clockwise, rectified
 
