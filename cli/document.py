@@ -8,7 +8,7 @@ SCHEMA_VERSION = 1
 
 
 def solution_document(puzzle: Puzzle, result: SolveResult) -> dict:
-    """Tiles, board size, counts, search effort and the solutions distinct up to rotation."""
+    """Tiles, board size, counts (null: not counted), search effort and the solutions distinct up to rotation."""
     return {
         "schema": SCHEMA_VERSION,
         "source": puzzle.source,
@@ -21,6 +21,8 @@ def solution_document(puzzle: Puzzle, result: SolveResult) -> dict:
         "cols": result.cols,
         "counts": {"raw": result.raw, "distinct": result.distinct, "up_to_rotation": result.up_to_rotation},
         "exhaustive": result.exhaustive,
+        "stopped": result.stopped,  # why not exhaustive: 'first', 'timeout', 'interrupted'; null when exhaustive
+        "match": result.match,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
         "solutions": [

@@ -12,6 +12,7 @@ class ExitCode(IntEnum):
     UNREADABLE_IMAGE = 3
     WRONG_TILE_COUNT = 4
     NEEDS_REVIEW = 5
+    INCOMPLETE = 6  # a search stopped by --timeout or Ctrl-C: what it printed is a lower bound
 
 
 class Fail(Exception):

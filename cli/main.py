@@ -40,11 +40,18 @@ def solve(
     order: str = typer.Option("NESW", "--order", help="Order of the edges on each line, e.g. NWES."),
     first: bool = typer.Option(False, "--first", help="Stop at the first solution."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document on stdout."),
+    match: Optional[str] = typer.Option(None, "--match", help="How edges fit: 'signed' (+k meets -k) or 'equal' (like colours; 0 the frame colour). Default: as the file says, else equal when there are border edges and no negative one."),
+    clue: Optional[list[str]] = typer.Option(None, "--clue", help="Fix a tile: TILE,ROW,COL[,TURNS] (from 1 as printed; turns clockwise 0-3). Repeatable."),
+    clues: Optional[str] = typer.Option(None, "--clues", help="A clue file, Gallicchio's `tile col row rot` (0-based, rot anticlockwise)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes to count in (default: all cores once a search takes more than 0.3 s)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop after this many seconds and print what was found (exit 6)."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="A progress line on stderr (default: at a terminal)."),
 ) -> None:
     """Solve typed-in tiles: one tile per line, four edges clockwise from the top."""
-    from .solve_cmd import solve_command
+    from .solve_cmd import SearchOptions, solve_command
 
-    _finish(lambda: solve_command(tiles, rows, cols, order, first, as_json))
+    options = SearchOptions(first, match, tuple(clue or ()), clues, jobs, timeout, progress)
+    _finish(lambda: solve_command(tiles, rows, cols, order, first, as_json, options))
 
 
 @app.command("read")

@@ -3,28 +3,53 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..solver.board_text import describe_placements, render_board
+from ..solver.formats import Loaded, guess_match, parse_clue, read_clues, read_puzzle_text
+from ..solver.plan import ClueError
 from ..solver.search import BoardSizeError, SolveResult, solve
-from ..solver.tilefile import TileFileError, TileReader, parse_order, parse_tiles
+from ..solver.search_run import Progress, Watch
+from ..solver.tilefile import TileFileError, TileReader, parse_order
 from ..solver.tiles import Puzzle
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
 
+SHOWN_SOLUTIONS = 100  # boards printed as text; --json has every one kept
 
-def read_puzzle(path: str | None, order: str, expected: int | None) -> Puzzle:
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How `photosolve solve` searches: edge matching, clues, stopping, processes, progress."""
+
+    first: bool = False
+    match: str | None = None         # None: as the file says (or guessed from its edges)
+    clues: tuple[str, ...] = ()      # TILE,ROW,COL[,TURNS] as typed
+    clue_file: str | None = None     # Gallicchio's puzzle.clue
+    jobs: int | None = None          # None: all cores, once a search outlasts a short probe
+    timeout: float | None = None
+    progress: bool | None = None     # None: when stderr is a terminal
+
+
+def read_puzzle(path: str | None, order: str, expected: int | None, match: str | None = "signed") -> Puzzle:
     """Tiles from a file, from '-' (stdin), or typed in at a prompt when there is no file and a terminal."""
+    return read_input(path, order, expected, match).puzzle
+
+
+def read_input(path: str | None, order: str, expected: int | None, match: str | None = None) -> Loaded:
+    """The tiles as read_puzzle gives them, with the board size the file says, if it says one."""
     try:
         parse_order(order)
     except ValueError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
     try:
         if path is None and sys.stdin.isatty():
-            return prompt_for_tiles(order, expected)
+            return Loaded(_matched(prompt_for_tiles(order, expected), match))
         if path is None or path == "-":
-            return parse_tiles(sys.stdin.read(), "<stdin>", order)
-        file = Path(path)
+            return read_puzzle_text(sys.stdin.read(), "<stdin>", order, match)
+        file = Path(path.rsplit("#", 1)[0] if path.lower().split("#")[0].endswith(".json") else path)
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
@@ -36,9 +61,13 @@ def read_puzzle(path: str | None, order: str, expected: int | None) -> Puzzle:
             raise Fail(f"{path}: cannot read it: {error.strerror}", ExitCode.BAD_INPUT) from None
         if text is None or "\x00" in text:  # some binary files are valid UTF-8, but no tile file holds a NUL
             raise Fail(f"{path}: not a text tile file (is it a photo? use `photosolve {path}`)", ExitCode.BAD_INPUT)
-        return parse_tiles(text, path, order)
+        return read_puzzle_text(text, path, order, match)
     except TileFileError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
+
+
+def _matched(puzzle: Puzzle, match: str | None) -> Puzzle:
+    return replace(puzzle, match=match or guess_match(t.edges for t in puzzle.tiles))
 
 
 def prompt_for_tiles(order: str, expected: int | None) -> Puzzle:
@@ -75,12 +104,58 @@ def board_size(puzzle: Puzzle, rows: int | None, cols: int | None) -> tuple[int 
     return rows, cols
 
 
-def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, first: bool) -> SolveResult:
-    rows, cols = board_size(puzzle, rows, cols)
+def clues_of(puzzle: Puzzle, options: SearchOptions) -> tuple:
+    """The clues typed with --clue and those in a --clues file."""
     try:
-        return solve(puzzle, rows, cols, first=first)
-    except BoardSizeError as error:
+        clues = tuple(parse_clue(text, len(puzzle.tiles)) for text in options.clues)
+        if options.clue_file:
+            file = Path(options.clue_file)
+            if not file.is_file():
+                raise Fail(f"{options.clue_file}: no such clue file", ExitCode.BAD_INPUT)
+            clues += read_clues(file.read_text(encoding="utf-8", errors="replace"), options.clue_file, len(puzzle.tiles))
+    except (ValueError, OSError) as error:
+        raise Fail(str(error), ExitCode.BAD_INPUT) from None
+    return clues
+
+
+def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, options: SearchOptions) -> SolveResult:
+    rows, cols = board_size(puzzle, rows, cols)
+    if options.jobs is not None and options.jobs < 1:
+        raise Fail(f"--jobs must be 1 or more, got {options.jobs}", ExitCode.BAD_INPUT)
+    if options.timeout is not None and not options.timeout > 0:
+        raise Fail(f"--timeout must be a positive number of seconds, got {options.timeout}", ExitCode.BAD_INPUT)
+    show = sys.stderr.isatty() if options.progress is None else options.progress
+    watch = Watch(timeout=options.timeout, progress=ProgressLine().show if show else None)
+    try:
+        result = solve(puzzle, rows, cols, first=options.first, clues=clues_of(puzzle, options),
+                       jobs=options.jobs, watch=watch)
+    except (BoardSizeError, ClueError) as error:
         raise Fail(f"{puzzle.source}: {error}", ExitCode.BAD_INPUT) from None
+    finally:
+        if watch.progress is not None:
+            sys.stderr.write("\r\033[K")  # the progress line goes; what follows starts clean
+            sys.stderr.flush()
+    return result
+
+
+class ProgressLine:
+    """One line on stderr, rewritten in place: placements, their rate, the deepest cell, solutions so far."""
+
+    def show(self, p: Progress) -> None:
+        rate = p.nodes / p.seconds if p.seconds else 0.0
+        row, col = p.deepest_cell
+        split = f", subtrees {p.subtrees[0]}/{p.subtrees[1]}" if p.subtrees else ""
+        sys.stderr.write(f"\r\033[K{p.seconds:6.1f} s  {_count(p.nodes)} placements ({_count(rate)}/s), "
+                         f"deepest {p.deepest}/{p.cells} cells (row {row + 1}, col {col + 1}), "
+                         f"{p.found} found{split}  (Ctrl-C stops and prints them)")
+        sys.stderr.flush()
+
+
+def _count(n: float) -> str:
+    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n:.0f}"
 
 
 def print_result(puzzle: Puzzle, result: SolveResult, as_json: bool) -> None:
@@ -89,25 +164,52 @@ def print_result(puzzle: Puzzle, result: SolveResult, as_json: bool) -> None:
         print(json.dumps(solution_document(puzzle, result), indent=1))
         return
     print(summary_line(puzzle, result))
-    for number, solution in enumerate(result.solutions, start=1):
+    shown = result.solutions[:SHOWN_SOLUTIONS]
+    for number, solution in enumerate(shown, start=1):
         print(f"\nSolution {number} of {len(result.solutions)}:")
         print(render_board(puzzle, solution))
         for line in describe_placements(puzzle, solution):
             print("  " + line)
+    if len(shown) < len(result.solutions):
+        print(f"\n({len(result.solutions) - len(shown)} more solutions not shown: --json lists them all)")
+
+
+STOPPED = {
+    "first": " (stopped at the first; counts are a lower bound)",
+    "timeout": " (stopped by --timeout: INCOMPLETE, counts are a lower bound)",
+    "interrupted": " (stopped by Ctrl-C: INCOMPLETE, counts are a lower bound)",
+}
 
 
 def summary_line(puzzle: Puzzle, result: SolveResult) -> str:
-    stopped = "" if result.exhaustive else " (stopped at the first; counts are a lower bound)"
-    return (f"{len(puzzle.tiles)} tiles, {result.rows}x{result.cols} board: "
-            f"{result.raw} arrangements, {result.distinct} distinct, {result.up_to_rotation} up to rotation{stopped}; "
-            f"{result.nodes} placements tried in {result.seconds * 1000:.1f} ms")
+    stopped = STOPPED.get(result.stopped, "") if not result.exhaustive else ""
+    distinct = "not counted" if result.distinct is None else result.distinct
+    rotation = "not counted" if result.up_to_rotation is None else result.up_to_rotation
+    kind = "" if result.match == "signed" else ", equal colours"
+    return (f"{len(puzzle.tiles)} tiles, {result.rows}x{result.cols} board{kind}: "
+            f"{result.raw} arrangements, {distinct} distinct, {rotation} up to rotation{stopped}; "
+            f"{result.nodes} placements tried in {_duration(result.seconds)}")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def solve_command(tiles: str | None, rows: int | None, cols: int | None, order: str, first: bool,
-                  as_json: bool) -> ExitCode:
-    puzzle = read_puzzle(tiles, order, rows * cols if rows and cols else None)
-    result = run_solver(puzzle, rows, cols, first)
+                  as_json: bool, options: SearchOptions | None = None) -> ExitCode:
+    options = replace(options or SearchOptions(), first=first)
+    if options.match not in (None, "signed", "equal"):
+        raise Fail(f"--match is 'signed' or 'equal', not '{options.match}'", ExitCode.BAD_INPUT)
+    loaded = read_input(tiles, order, rows * cols if rows and cols else None, options.match)
+    puzzle = loaded.puzzle
+    if rows is None and cols is None:
+        rows, cols = loaded.rows, loaded.cols
+    result = run_solver(puzzle, rows, cols, options)
     print_result(puzzle, result, as_json)
+    if result.stopped in ("timeout", "interrupted"):
+        say(f"incomplete: the search was stopped ({result.stopped}) after {result.nodes} placements; "
+            f"the {result.raw} arrangements found are a lower bound")
+        return ExitCode.INCOMPLETE
     if result.raw == 0:
         say(f"no solution: these {len(puzzle.tiles)} tiles cannot be arranged on a "
             f"{result.rows}x{result.cols} board (check the tiles for a typing mistake)")

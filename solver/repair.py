@@ -12,7 +12,8 @@ import math
 import time
 from dataclasses import dataclass, replace
 
-from .search import OPPOSITE, STEP, Placement, Solution, _fill_order
+from .plan import OPPOSITE, STEP
+from .search import Placement, Solution, _fill_order
 
 FLOOR = 1e-6  # no label is impossible: the smallest probability a label is given
 CHANGE_PRICE = 0.05  # log units per changed edge: of two equally likely repairs, the one changing fewer edges

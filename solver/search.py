@@ -1,25 +1,25 @@
-"""Backtracking search for every arrangement of the tiles on an R x C board.
+"""Every arrangement of the tiles on an R x C board: the search set up, run, and its solutions counted.
 
-What makes it fast, each measured in bench/solver_speed.py:
-- cells are filled in an order that puts each new tile next to as many placed ones as possible
-  (a spiral from the centre), so that two seams constrain a cell as early as possible;
+What makes it fast, each measured in bench/solver_speed.py and bench/solver_eternity.py:
+- cells are filled in a fixed order: a spiral from the centre for signed halves (each new tile next to as
+  many placed ones as possible), rows for equal colours (the frame is met at once);
 - every (tile, turn) is indexed in advance by the edges it shows on the sides that will already have
-  neighbours, so a cell only ever looks at candidates that fit;
-- whole-board rotations are broken by never turning the first tile more than the board's symmetry
-  allows; the other rotations of each solution are derived, not searched.
+  neighbours, so a cell only ever looks at candidates that fit (plan.py);
+- whole-board rotations are broken (a corner tile kept in one corner, or one tile's turns limited); the other
+  rotations of each solution are derived, not searched;
+- the loop itself is compiled C with an explicit stack (_engine.c), its Python twin the fallback (engine.py).
 """
 from __future__ import annotations
 
 import functools
-import operator
 import time
 from dataclasses import dataclass
 
-from .tiles import BORDER, Edges, Puzzle, turn_edges
+from .plan import STEP, Clue, build_plan
+from .search_run import Watch
+from .tiles import Edges, Puzzle, turn_edges
 
-N, E, S, W = range(4)
-OPPOSITE = (S, W, N, E)
-STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
+KEEP = 20_000  # solutions kept for folding and showing: about 2 kB each as Solution objects on a 6x6 board
 
 
 class BoardSizeError(ValueError):
@@ -73,12 +73,17 @@ class SolveResult:
     rows: int
     cols: int
     raw: int                 # every (tile, turn) assignment, whole-board rotations counted separately
-    distinct: int            # boards that look different (identical tiles not told apart)
-    up_to_rotation: int      # ... and whole-board rotations folded too
+    distinct: int | None     # boards that look different (identical tiles not told apart); None: not counted
+    up_to_rotation: int | None     # ... and whole-board rotations folded too
     solutions: tuple[Solution, ...]  # one per class up to rotation, in the order found
     nodes: int               # placements tried
     seconds: float
-    exhaustive: bool         # False when the search stopped at the first solution
+    exhaustive: bool         # False when the search stopped early: the counts are then lower bounds
+    stopped: str | None = None  # why it stopped early: 'first', 'timeout' or 'interrupted'
+    match: str = "signed"    # how edges fit: 'signed' (+k meets -k) or 'equal'
+    deepest: int = 0         # most cells filled at once
+    engine: str = "python"   # what ran the search: 'c' or 'python'
+    jobs: int = 1            # processes that searched
 
 
 def default_board(tile_count: int) -> tuple[int, int]:
@@ -117,147 +122,92 @@ def row_major_order(rows: int, cols: int) -> list[tuple[int, int]]:
     return [(r, c) for r in range(rows) for c in range(cols)]
 
 
+def board_for(count: int, rows: int | None, cols: int | None) -> tuple[int, int]:
+    """The board asked for, completed from the tile count, or an error that says what to give."""
+    if rows is None and cols is None:
+        return default_board(count)
+    if rows is None or cols is None:
+        rows, cols = (count // cols, cols) if rows is None else (rows, count // rows)
+    if rows * cols != count or rows <= 0 or cols <= 0:
+        raise BoardSizeError(f"{count} tiles do not fill a {rows}x{cols} board: give a size that holds exactly {count} tiles")
+    return rows, cols
+
+
 def solve(
     puzzle: Puzzle,
     rows: int | None = None,
     cols: int | None = None,
     *,
     first: bool = False,
-    order: str = "spiral",
+    order: str | None = None,
     break_symmetry: bool = True,
+    match: str | None = None,
+    clues: tuple[Clue, ...] = (),
+    jobs: int = 1,
+    engine: str | None = None,
+    watch: Watch | None = None,
 ) -> SolveResult:
-    """Find every arrangement of the puzzle's tiles on a rows x cols board (or the first one)."""
+    """Find every arrangement of the puzzle's tiles on a rows x cols board (or the first one).
+
+    match: 'signed' (+k meets -k) or 'equal' (like colours meet, 0 is the frame); default the puzzle's.
+    order: 'spiral' (from the centre; signed puzzles' default) or 'rows' (equal colours' default: the frame
+    is met at once). clues: tiles fixed in cells (then rotations are not folded). jobs: processes that count
+    subtrees in parallel. watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
+    what it found with exhaustive False and `stopped` saying why.
+    """
+    from .search_run import run_plan
+
     started = time.perf_counter()
-    count = len(puzzle.tiles)
-    if rows is None and cols is None:
-        rows, cols = default_board(count)
-    elif rows is None or cols is None:
-        rows, cols = (count // cols, cols) if rows is None else (rows, count // rows)
-    if rows * cols != count or rows <= 0 or cols <= 0:
-        raise BoardSizeError(f"{count} tiles do not fill a {rows}x{cols} board: give a size that holds exactly {count} tiles")
-
-    cells = _fill_order(rows, cols) if order == "spiral" else row_major_order(rows, cols)
+    rows, cols = board_for(len(puzzle.tiles), rows, cols)
+    match = match or puzzle.match
+    order = order or ("spiral" if match == "signed" else "rows")
+    cells = list(_fill_order(rows, cols)) if order == "spiral" else row_major_order(rows, cols)
     tile_edges = [t.edges for t in puzzle.tiles]
-    # Quarter turns of the board map a square board onto itself, a half turn any rectangle. Each
-    # solution's rotations turn the centre cell (or, without one, the first tile) through every
-    # quarter turn, so limiting its turns keeps exactly one solution of each rotation orbit.
-    symmetry = 4 if rows == cols else 2
-    kept_turns = range(4 // symmetry)
-    centre = (rows // 2, cols // 2) if rows % 2 and cols % 2 else None
-    has_border = any(BORDER in e for e in tile_edges)
-    frame_forced = sum(e.count(BORDER) for e in tile_edges) == 2 * (rows + cols)
-    all_turns = [[turn_edges(edges, k) for k in range(4)] for edges in tile_edges]
-
-    step_of = {cell: i for i, cell in enumerate(cells)}
-    tables: dict[tuple, dict] = {}
-    plans = []  # per step: which placed edges it must match, and its candidates keyed by them
-    for i, (r, c) in enumerate(cells):
-        on_frame = (r == 0, c == cols - 1, r == rows - 1, c == 0) if has_border else None
-        constraints = []
-        for side, (dr, dc) in STEP.items():
-            j = step_of.get((r + dr, c + dc))
-            if j is not None and j < i:
-                constraints.append((side, j, OPPOSITE[side]))
-        sides = tuple(side for side, _, _ in constraints)
-        limited = break_symmetry and (r, c) == centre
-        signature = (sides, on_frame, limited)
-        if signature not in tables:
-            tables[signature] = _candidates(all_turns, sides, on_frame, frame_forced,
-                                            kept_turns if limited else None,
-                                            kept_turns if break_symmetry and centre is None else None)
-        needs = tuple((j, opp) for _, j, opp in constraints)
-        first_need = needs[0] if needs else (0, 0)
-        second_need = needs[1] if len(needs) > 1 else (0, 0)
-        plans.append((len(needs), *first_need, *second_need, needs, tables[signature]))
-
-    found: list[list[tuple[int, int]]] = []
-    used = [False] * count
-    shown_at: list[Edges] = [()] * count  # type: ignore[list-item]
-    chosen: list[tuple[int, int]] = [(0, 0)] * count
-    nodes = 0
-    last = count - 1
-
-    def place(step: int) -> bool:
-        nonlocal nodes
-        n_needs, j, o, k, p, needs, table = plans[step]
-        # Keys are built by hand for the common cases: this runs once per node.
-        if n_needs == 1:
-            key = -shown_at[j][o]
-        elif n_needs == 2:
-            key = (-shown_at[j][o], -shown_at[k][p])
-        else:
-            key = tuple(-shown_at[j][o] for j, o in needs)
-        for ti, turns, shown in table.get(key, ()):
-            if used[ti]:
-                continue
-            nodes += 1
-            chosen[step] = (ti, turns)
-            if step == last:
-                found.append(chosen[:])
-                if first:
-                    return True
-                continue
-            used[ti] = True
-            shown_at[step] = shown
-            stop = place(step + 1)
-            used[ti] = False
-            if stop:
-                return True
-        return False
-
-    place(0)
+    plan = build_plan(tile_edges, rows, cols, cells, match=match, break_symmetry=break_symmetry, clues=clues)
+    # Every solution is kept to fold identical tiles; beyond KEEP, only when no two tiles look alike can the
+    # distinct counts still be given (then every raw arrangement looks different).
+    run = run_plan(plan, first=first, keep=KEEP, jobs=jobs, engine=engine, watch=watch)
 
     ids = [t.id for t in puzzle.tiles]
     searched = []
-    for assignment in found:
+    for assignment in run.kept:
         grid = [[None] * cols for _ in range(rows)]
-        for (r, c), (ti, turns) in zip(cells, assignment):
+        for (r, c), entry in zip(cells, assignment):
+            ti, turns = plan.placement(entry)
             grid[r][c] = Placement(ids[ti], turns)
         searched.append(Solution(tuple(tuple(row) for row in grid)))
-    if not break_symmetry:
-        searched = [s for s in searched if _broken_turns(s, centre, ids[0]) in kept_turns]
-    raw, distinct, classes = _fold(puzzle, searched, symmetry)
+    per_searched = plan.symmetry if break_symmetry else 1
+    raw = run.found * per_searched
+    distinct, classes = _fold(puzzle, searched, plan.symmetry)
+    if run.found > len(searched):
+        if _all_tiles_told_apart(tile_edges) and break_symmetry:
+            distinct = raw
+            up_to_rotation: int | None = run.found
+        else:
+            distinct, up_to_rotation = None, None
+    else:
+        up_to_rotation = len(classes)
     return SolveResult(
-        rows=rows, cols=cols, raw=raw, distinct=distinct, up_to_rotation=len(classes),
-        solutions=tuple(classes), nodes=nodes, seconds=time.perf_counter() - started,
-        exhaustive=not first,
+        rows=rows, cols=cols, raw=raw, distinct=distinct, up_to_rotation=up_to_rotation,
+        solutions=tuple(classes), nodes=run.nodes, seconds=time.perf_counter() - started,
+        exhaustive=run.stopped is None, stopped=run.stopped, match=match, deepest=run.deepest,
+        engine=run.engine, jobs=run.jobs,
     )
 
 
-def _candidates(all_turns, sides, on_frame, frame_forced, centre_turns, first_tile_turns) -> dict:
-    """Every (tile, turn) that may lie in a cell, keyed by the edges it shows on its constrained sides."""
-    table: dict = {}
-    # itemgetter gives one edge for one side and a tuple for several: the keys `place` builds by hand.
-    key_of = operator.itemgetter(*sides) if sides else (lambda shown: ())
-    for ti, turned in enumerate(all_turns):
-        turns_here = centre_turns or (first_tile_turns if ti == 0 and first_tile_turns else range(4))
-        for turns in turns_here:
-            shown = turned[turns]
-            if on_frame is not None and not _fits_frame(shown, on_frame, frame_forced):
-                continue
-            table.setdefault(key_of(shown), []).append((ti, turns, shown))
-    return table
-
-
-def _fits_frame(shown: Edges, on_frame: tuple[bool, ...], frame_forced: bool) -> bool:
-    """A border edge only on the frame; when there are just enough border edges, the whole frame is border."""
-    for side in range(4):
-        if shown[side] == BORDER and not on_frame[side]:
+def _all_tiles_told_apart(tile_edges) -> bool:
+    """No tile looks like another in any turn, and none looks the same turned: every arrangement looks unique."""
+    seen = set()
+    for edges in tile_edges:
+        turns = {turn_edges(edges, k) for k in range(4)}
+        if len(turns) < 4 or turns & seen:
             return False
-        if frame_forced and on_frame[side] and shown[side] != BORDER:
-            return False
+        seen |= turns
     return True
 
 
-def _broken_turns(solution: Solution, centre, tile_id: int) -> int:
-    """The turns that symmetry breaking limits: the centre cell's, or the first tile's."""
-    if centre is not None:
-        return solution.cells[centre[0]][centre[1]].turns
-    return next(p.turns for row in solution.cells for p in row if p.tile == tile_id)
-
-
-def _fold(puzzle: Puzzle, searched: list[Solution], symmetry: int) -> tuple[int, int, list[Solution]]:
-    """Raw and distinct counts, and one solution per class up to rotation, from the symmetry-broken search."""
+def _fold(puzzle: Puzzle, searched: list[Solution], symmetry: int) -> tuple[int, list[Solution]]:
+    """The distinct count, and one solution per class up to rotation, from the searched solutions."""
     looks_seen: set = set()
     classes_seen: set = set()
     classes = []
@@ -273,7 +223,7 @@ def _fold(puzzle: Puzzle, searched: list[Solution], symmetry: int) -> tuple[int,
         if canonical not in classes_seen:
             classes_seen.add(canonical)
             classes.append(solution)
-    return len(searched) * symmetry, len(looks_seen), classes
+    return len(looks_seen), classes
 
 
 def _look(puzzle: Puzzle, solution: Solution) -> tuple:

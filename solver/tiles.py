@@ -38,12 +38,13 @@ class Puzzle:
     tiles: tuple[Tile, ...]
     motif_names: dict[int, str] = field(default_factory=dict)  # motif number -> name ('brown')
     source: str = "<tiles>"
+    match: str = "signed"  # how edges fit: 'signed' (+k meets -k) or 'equal' (like colours; 0 the frame colour)
 
     @classmethod
-    def from_edges(cls, rows_of_edges, motif_names: dict[int, str] | None = None) -> "Puzzle":
+    def from_edges(cls, rows_of_edges, motif_names: dict[int, str] | None = None, match: str = "signed") -> "Puzzle":
         """A puzzle from plain edge tuples, ids numbered from 1."""
         tiles = tuple(Tile(i + 1, tuple(int(v) for v in e)) for i, e in enumerate(rows_of_edges))
-        return cls(tiles, dict(motif_names or {}))
+        return cls(tiles, dict(motif_names or {}), match=match)
 
     def label(self, edge: int) -> str:
         """How an edge is written for a person: 'brown+' where the motif has a name, else '-3'."""

@@ -22,8 +22,8 @@ from .solver_checks import board_is_valid, turned
 DOGS = str(SAMPLES / "dogs.tiles")
 CATS = str(SAMPLES / "cats.tiles")
 KNOWN_COUNTS = {"dogs": (16, 8, 2), "insects": (4, 4, 1), "nsa": (4, 4, 1), "cats": (4, 4, 1)}
-DOCUMENT_KEYS = {"schema", "source", "motifs", "tiles", "rows", "cols", "counts", "exhaustive", "nodes", "seconds",
-                 "solutions"}
+DOCUMENT_KEYS = {"schema", "source", "motifs", "tiles", "rows", "cols", "counts", "exhaustive", "stopped", "match",
+                 "nodes", "seconds", "solutions"}
 
 
 def run(*args: str, input: str | bytes | None = None):

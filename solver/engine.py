@@ -1,0 +1,134 @@
+"""The engines that walk a plan: the compiled one (_engine.c) when it was built, else its Python twin.
+
+Both keep an explicit stack, so a search runs in slices (`run(budget)`) and the caller can show progress, stop
+on Ctrl-C or a timeout and still have every count so far. Both find the same solutions in the same order and
+count the same placements; PHOTOSOLVE_ENGINE=python picks the twin (tests compare the two).
+"""
+from __future__ import annotations
+
+import os
+from array import array
+
+from .plan import (ENTRY_NEED, ENTRY_SHOWN, ENTRY_STRIDE, ENTRY_TILE, STEP_BUCKETS, STEP_EXTRA, STEP_EXTRAS,
+                   STEP_KEY_A, STEP_KEY_B, STEP_SIDE_A, STEP_SIDE_B, STEP_STRIDE, Plan)
+
+RUNNING, DONE, FOUND_FIRST = 0, 1, 2
+
+try:
+    from . import _engine as compiled
+except ImportError:  # no compiler when photosolve was installed: the Python twin does the same work
+    compiled = None
+
+
+def engine_name(requested: str | None = None) -> str:
+    """'c' or 'python': what a search will run on."""
+    wanted = requested or os.environ.get("PHOTOSOLVE_ENGINE", "")
+    if wanted == "python" or compiled is None:
+        return "python"
+    return "c"
+
+
+def start_search(plan: Plan, prefix: tuple[int, ...] = (), *, keep: int, first: bool = False,
+                 engine: str | None = None):
+    """A search over the plan from a prefix of placed candidates (one per step), ready to `run`."""
+    if engine_name(engine) == "c":
+        return compiled.Search(array("i", plan.entries), array("i", plan.steps), array("i", plan.buckets),
+                               plan.tiles, plan.colours, array("i", prefix), keep, first)
+    return PySearch(plan, prefix, keep, first)
+
+
+class PySearch:
+    """The compiled loop, line for line, in Python."""
+
+    def __init__(self, plan: Plan, prefix: tuple[int, ...], keep: int, first: bool):
+        steps = len(plan.cells)
+        if len(prefix) > steps:
+            raise ValueError("the prefix is longer than the plan")
+        self.entries, self.steps, self.buckets = plan.entries, plan.steps, plan.buckets
+        self.colours, self.first, self.keep_limit = plan.colours, first, keep
+        self.placed = list(prefix) + [0] * (steps - len(prefix))
+        self.used = [False] * plan.tiles
+        for p in prefix:
+            self.used[self.entries[p * ENTRY_STRIDE + ENTRY_TILE]] = True
+        self.pos = [0] * (steps + 1)
+        self.end = [0] * (steps + 1)
+        self.base = self.depth = self.deepest = len(prefix)
+        self.last = steps - 1
+        self.nodes = self.found = 0
+        self.state = RUNNING
+        self._kept: list[tuple[int, ...]] = []
+        if self.base == steps:
+            self.found = 1
+            self._kept.append(tuple(self.placed))
+            self.state = DONE
+        else:
+            self._enter(self.base)
+
+    def _enter(self, d: int) -> None:
+        st = d * STEP_STRIDE
+        steps, entries, placed = self.steps, self.entries, self.placed
+        key = 0
+        if steps[st + STEP_KEY_A] >= 0:
+            key = entries[placed[steps[st + STEP_KEY_A]] * ENTRY_STRIDE + ENTRY_NEED + steps[st + STEP_SIDE_A]]
+            if steps[st + STEP_KEY_B] >= 0:
+                key = key * self.colours + entries[placed[steps[st + STEP_KEY_B]] * ENTRY_STRIDE + ENTRY_NEED
+                                                   + steps[st + STEP_SIDE_B]]
+        at = steps[st + STEP_BUCKETS] + key
+        self.pos[d], self.end[d] = self.buckets[at], self.buckets[at + 1]
+
+    def run(self, budget: int) -> int:
+        if self.state != RUNNING:
+            return self.state
+        entries, steps, pos, end, placed, used = self.entries, self.steps, self.pos, self.end, self.placed, self.used
+        d, last, base = self.depth, self.last, self.base
+        nodes = self.nodes
+        limit = nodes + max(budget, 1)
+        state = RUNNING
+        try:
+            while True:
+                p = pos[d]
+                if p < end[d]:
+                    pos[d] = p + 1
+                    e = p * ENTRY_STRIDE
+                    tile = entries[e + ENTRY_TILE]
+                    if used[tile]:
+                        continue
+                    st = d * STEP_STRIDE
+                    extras = steps[st + STEP_EXTRAS]
+                    if extras and any(
+                            entries[placed[steps[x]] * ENTRY_STRIDE + ENTRY_NEED + steps[x + 1]]
+                            != entries[e + ENTRY_SHOWN + steps[x + 2]]
+                            for x in range(st + STEP_EXTRA, st + STEP_EXTRA + 3 * extras, 3)):
+                        continue
+                    nodes += 1
+                    placed[d] = p
+                    if d == last:
+                        self.found += 1
+                        if len(self._kept) < self.keep_limit:
+                            self._kept.append(tuple(placed))
+                        if self.first:
+                            state = FOUND_FIRST
+                            break
+                        continue
+                    used[tile] = True
+                    d += 1
+                    if d > self.deepest:
+                        self.deepest = d
+                    self._enter(d)
+                    if nodes >= limit:
+                        break
+                else:
+                    d -= 1
+                    if d < base:
+                        state, d = DONE, base
+                        break
+                    used[entries[placed[d] * ENTRY_STRIDE + ENTRY_TILE]] = False
+        finally:  # a Ctrl-C inside the loop leaves a state that can still be read (and resumed)
+            self.depth, self.nodes, self.state = d, nodes, state
+        return state
+
+    def kept(self) -> list[tuple[int, ...]]:
+        return list(self._kept)
+
+    def path(self) -> tuple[int, ...]:
+        return tuple(self.placed[:self.depth if self.state == RUNNING else self.base])

@@ -1,0 +1,85 @@
+"""One search on several processes: the tree is cut below its first placements into independent subtrees, each
+counted whole by one process; the counts add up to the single-process ones exactly, and the solutions are put
+back in the order one process finds them.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+
+from .engine import DONE, start_search
+from .search_run import SUBTREES_PER_JOB, Run, Watch, _progress
+
+_plan = None  # the plan, handed to each worker once (fork shares it; spawn pickles it once per worker)
+_keep = 0
+_engine = "c"
+
+
+def _start_worker(plan, keep, engine) -> None:
+    global _plan, _keep, _engine
+    _plan, _keep, _engine = plan, keep, engine
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
+
+
+def _count_subtree(task):
+    index, prefix = task
+    search = start_search(_plan, prefix, keep=_keep, engine=_engine)
+    while search.run(1 << 30) != DONE:
+        pass
+    return index, search.found, search.kept(), search.nodes, search.deepest
+
+
+def split_depth(plan, frontier, wanted: int):
+    """The shallowest depth with at least `wanted` subtrees (or the deepest short of whole boards), and the
+    placements it takes to reach them (those above the subtrees: the subtrees count the rest)."""
+    for depth in range(1, len(plan.cells)):
+        roots, spent = frontier(depth)
+        if len(roots) >= wanted or depth == len(plan.cells) - 1:
+            return roots, spent
+    return [()], 0
+
+
+def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, frontier) -> Run:
+    roots, nodes = split_depth(plan, frontier, jobs * SUBTREES_PER_JOB)
+    results: dict[int, tuple] = {}
+    deepest = len(roots[0]) if roots else 0
+    stopped = None
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine))
+    try:
+        pending = pool.imap_unordered(_count_subtree, list(enumerate(roots)), chunksize=1)
+        next_report = started + watch.every
+        while len(results) < len(roots):
+            now = time.perf_counter()
+            wait = watch.every if watch.timeout is None else min(watch.every, started + watch.timeout - now)
+            try:
+                index, found, kept, spent, reached = pending.next(timeout=max(wait, 0.01))
+                results[index] = (found, kept)
+                nodes += spent
+                deepest = max(deepest, reached)
+            except multiprocessing.TimeoutError:
+                pass
+            now = time.perf_counter()
+            if watch.timeout is not None and now - started > watch.timeout:
+                stopped = "timeout"
+                break
+            if watch.progress is not None and now >= next_report:
+                found_so_far = sum(found for found, _ in results.values())
+                watch.progress(_progress(plan, nodes, now - started, deepest, found_so_far,
+                                         (len(results), len(roots))))
+                next_report = now + watch.every
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        if stopped is None:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
+    kept: list = []
+    for index in sorted(results):
+        kept.extend(results[index][1][:max(keep - len(kept), 0)])
+    found = sum(found for found, _ in results.values())
+    return Run(found, kept, nodes, deepest, stopped, engine, jobs)
