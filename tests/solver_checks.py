@@ -28,14 +28,17 @@ def board_is_valid(grid) -> bool:
     return True
 
 
-def brute_force(tiles, rows, cols):
+def brute_force(tiles, rows, cols, match="signed"):
     """Every (permutation, turns) that forms a valid board: the raw arrangements, as tuples of (index, turns).
+
+    match 'signed': a seam joins k and -k; 'equal': a seam joins equal colours and the frame is all 0.
 
     Each permutation's 4^n turn choices are walked in row-major order, dropping a prefix as soon as its last
     cell fails a seam, which skips no valid board; no symmetry or indexing is shared with the solver.
     """
     found = []
     cells = rows * cols
+    seam = (lambda a, b: a + b == 0) if match == "signed" else (lambda a, b: a == b)
     for perm in itertools.permutations(range(len(tiles))):
         def extend(prefix):
             i = len(prefix)
@@ -47,9 +50,12 @@ def brute_force(tiles, rows, cols):
                 edges = turned(tiles[perm[i]], k)
                 grid_row = [e for e, _ in prefix[r * cols:i]] + [edges]
                 above = prefix[i - cols][0] if r > 0 else None
-                if c > 0 and grid_row[-2][1] + edges[3] != 0:
+                if c > 0 and not seam(grid_row[-2][1], edges[3]):
                     continue
-                if above is not None and above[2] + edges[0] != 0:
+                if above is not None and not seam(above[2], edges[0]):
+                    continue
+                frame = (r == 0, c + 1 == cols, r + 1 == rows, c == 0)
+                if match == "equal" and any(on and e != 0 for on, e in zip(frame, edges)):
                     continue
                 if (r > 0 and edges[0] == 0) or (c > 0 and edges[3] == 0):
                     continue
@@ -70,8 +76,8 @@ def rotate_look(look):
     return tuple(tuple(turned(look[rows - 1 - c][r], 1) for c in range(rows)) for r in range(cols))
 
 
-def brute_counts(tiles, rows, cols):
-    raw = brute_force(tiles, rows, cols)
+def brute_counts(tiles, rows, cols, match="signed"):
+    raw = brute_force(tiles, rows, cols, match)
     seen = {looks(tiles, a, rows, cols) for a in raw}
     classes = set()
     for look in seen:

@@ -1,0 +1,60 @@
+"""`photosolve solve` on searches too long to finish: --timeout, Ctrl-C and the progress line, through the installed
+command; exit 6 says the counts printed are a lower bound."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from photosolve.cli.exit_codes import ExitCode
+from photosolve.solver.generate import planted_puzzle
+
+COMMAND = shutil.which("photosolve") or str(Path(sys.executable).with_name("photosolve"))
+
+
+@pytest.fixture(scope="module")
+def long_puzzle(tmp_path_factory) -> str:
+    """49 tiles of 4 colours with a `W H` header: a count that runs for minutes, a first solution in 0.1 s."""
+    puzzle, _ = planted_puzzle(7, 7, 4, random.Random(1), match="equal")
+    path = tmp_path_factory.mktemp("long") / "seven.txt"
+    path.write_text("7 7\n" + "".join(" ".join(map(str, t.edges)) + "\n" for t in puzzle.tiles))
+    return str(path)
+
+
+def test_timeout_prints_what_was_found_and_exits_incomplete(long_puzzle):
+    started = time.perf_counter()
+    done = subprocess.run([COMMAND, "solve", long_puzzle, "--timeout", "0.5", "--json", "--jobs", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == ExitCode.INCOMPLETE == 6
+    document = json.loads(done.stdout)
+    assert (document["exhaustive"], document["stopped"], document["match"]) == (False, "timeout", "equal")
+    assert document["nodes"] > 0 and document["counts"]["raw"] % 4 == 0  # each searched board stands for its 4 turns
+    assert document["counts"]["raw"] >= document["counts"]["distinct"] >= len(document["solutions"]) > 0
+    assert "incomplete" in done.stderr and "Traceback" not in done.stderr
+    assert time.perf_counter() - started < 20
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_the_count_and_prints_it(long_puzzle, jobs):
+    search = subprocess.Popen([COMMAND, "solve", long_puzzle, "--jobs", jobs, "--progress"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    search.send_signal(signal.SIGINT)
+    out, err = search.communicate(timeout=30)
+    assert search.returncode == ExitCode.INCOMPLETE, err
+    assert "stopped by Ctrl-C: INCOMPLETE" in out.splitlines()[0]
+    assert "placements (" in err and "deepest" in err  # the progress line was shown
+    assert "Traceback" not in err
+
+
+def test_first_stops_at_a_solution_and_exits_solved(long_puzzle):
+    done = subprocess.run([COMMAND, "solve", long_puzzle, "--first"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == ExitCode.SOLVED
+    assert "stopped at the first" in done.stdout.splitlines()[0] and "Solution 1 of 1" in done.stdout
