@@ -14,20 +14,28 @@ from .search_run import SUBTREES_PER_JOB, Run, Watch, _progress
 _plan = None  # the plan, handed to each worker once (fork shares it; spawn pickles it once per worker)
 _keep = 0
 _engine = "c"
+_live = None  # shared with the parent: placements so far in every process, and the deepest step reached
+SLICE = 1 << 21  # placements between updates of the shared counts: ~0.05 s in C
 
 
-def _start_worker(plan, keep, engine) -> None:
-    global _plan, _keep, _engine
-    _plan, _keep, _engine = plan, keep, engine
+def _start_worker(plan, keep, engine, live) -> None:
+    global _plan, _keep, _engine, _live
+    _plan, _keep, _engine, _live = plan, keep, engine, live
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
 
 
 def _count_subtree(task):
     index, prefix = task
     search = start_search(_plan, prefix, keep=_keep, engine=_engine)
-    while search.run(1 << 30) != DONE:
-        pass
-    return index, search.found, search.kept(), search.nodes, search.deepest
+    reported = 0
+    while True:
+        state = search.run(SLICE)
+        with _live.get_lock():  # the parent's progress line and a stopped count see work still in progress
+            _live[0] += search.nodes - reported
+            _live[1] = max(_live[1], search.deepest)
+        reported = search.nodes
+        if state == DONE:
+            return index, search.found, search.kept(), search.nodes, search.deepest
 
 
 def split_depth(plan, frontier, wanted: int):
@@ -42,12 +50,16 @@ def split_depth(plan, frontier, wanted: int):
 
 def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, frontier) -> Run:
     roots, nodes = split_depth(plan, frontier, jobs * SUBTREES_PER_JOB)
+    # Solutions are counted by whole subtrees (a stopped count gives those of the subtrees finished); placements
+    # and the deepest cell as they happen.
     results: dict[int, tuple] = {}
     deepest = len(roots[0]) if roots else 0
     stopped = None
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine))
+    live = context.Array("q", 2)  # placements in the subtrees, deepest step
+    above = nodes
+    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine, live))
     try:
         pending = pool.imap_unordered(_count_subtree, list(enumerate(roots)), chunksize=1)
         next_report = started + watch.every
@@ -55,12 +67,11 @@ def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started:
             now = time.perf_counter()
             wait = watch.every if watch.timeout is None else min(watch.every, started + watch.timeout - now)
             try:
-                index, found, kept, spent, reached = pending.next(timeout=max(wait, 0.01))
+                index, found, kept, _, _ = pending.next(timeout=max(wait, 0.01))
                 results[index] = (found, kept)
-                nodes += spent
-                deepest = max(deepest, reached)
             except multiprocessing.TimeoutError:
                 pass
+            nodes, deepest = above + live[0], max(deepest, live[1])
             now = time.perf_counter()
             if watch.timeout is not None and now - started > watch.timeout:
                 stopped = "timeout"
@@ -78,6 +89,7 @@ def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started:
         else:
             pool.terminate()
         pool.join()
+    nodes, deepest = above + live[0], max(deepest, live[1])
     kept: list = []
     for index in sorted(results):
         kept.extend(results[index][1][:max(keep - len(kept), 0)])
