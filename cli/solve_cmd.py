@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..solver.board_text import describe_placements, render_board
 from ..solver.formats import Loaded, guess_match, parse_clue, read_clues, read_puzzle_text
@@ -20,8 +20,7 @@ from .exit_codes import ExitCode, Fail, say
 SHOWN_SOLUTIONS = 100  # boards printed as text; --json has every one kept
 
 
-@dataclass(frozen=True)
-class SearchOptions:
+class SearchOptions(NamedTuple):
     """How `photosolve solve` searches: edge matching, clues, stopping, processes, progress."""
 
     first: bool = False
@@ -197,7 +196,7 @@ def _duration(seconds: float) -> str:
 
 def solve_command(tiles: str | None, rows: int | None, cols: int | None, order: str, first: bool,
                   as_json: bool, options: SearchOptions | None = None) -> ExitCode:
-    options = replace(options or SearchOptions(), first=first)
+    options = (options or SearchOptions())._replace(first=first)
     if options.match not in (None, "signed", "equal"):
         raise Fail(f"--match is 'signed' or 'equal', not '{options.match}'", ExitCode.BAD_INPUT)
     loaded = read_input(tiles, order, rows * cols if rows and cols else None, options.match)

@@ -12,15 +12,14 @@ edge is one of equal colours.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .plan import Clue
 from .tilefile import INTEGER, TileFileError, parse_tiles
 from .tiles import BORDER, Puzzle, Tile
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(NamedTuple):
     """A puzzle as read, with the board size and matching its format says (None: not said)."""
 
     puzzle: Puzzle

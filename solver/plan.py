@@ -9,7 +9,7 @@ Colours are numbered densely (0..K-1) over every edge and every edge's complemen
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .tiles import BORDER, Edges, turn_edges
 
@@ -30,8 +30,7 @@ class ClueError(ValueError):
     """Clues that cannot all hold: off the board, two in one cell, one tile twice."""
 
 
-@dataclass(frozen=True)
-class Clue:
+class Clue(NamedTuple):
     """A tile fixed in a cell: tile index (0-based, as listed), cell, and quarter turns clockwise."""
 
     tile: int
@@ -40,8 +39,7 @@ class Clue:
     turns: int
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """Everything an engine needs, as flat lists of ints; `cells` says which cell each step fills."""
 
     cells: tuple[tuple[int, int], ...]

@@ -1,12 +1,14 @@
 """Running a plan: in slices, so a long search shows progress, obeys a timeout and Ctrl-C, and keeps its counts;
 on several processes, each counting whole subtrees (the first placements), the counts added up exactly.
+
+The solver's own records are NamedTuples, not dataclasses: a dataclass takes ~0.5-1.5 ms to create at import,
+and the seven here and in plan.py, formats.py and cli/solve_cmd.py made `photosolve solve` start 5 ms slower.
 """
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .engine import DONE, FOUND_FIRST, engine_name, start_search
 from .plan import STEP_STRIDE, Plan
@@ -17,8 +19,7 @@ AUTO_PROBE_SECONDS = 0.3  # --jobs unset: a search still running after this much
 SUBTREES_PER_JOB = 16   # enough that the slowest subtree does not leave the other processes idle long
 
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(NamedTuple):
     """How far a search has come, for a progress line."""
 
     nodes: int
@@ -30,8 +31,7 @@ class Progress:
     subtrees: tuple[int, int] | None = None  # (done, total) when split over processes
 
 
-@dataclass
-class Watch:
+class Watch(NamedTuple):
     """What the caller wants while a search runs: a deadline, and progress reports every `every` seconds."""
 
     timeout: float | None = None
@@ -39,8 +39,7 @@ class Watch:
     every: float = 0.5
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     found: int
     kept: list[tuple[int, ...]]
     nodes: int
@@ -108,7 +107,7 @@ def _progress(plan: Plan, nodes: int, seconds: float, deepest: int, found: int, 
 
 def frontier(plan: Plan, depth: int, name: str) -> tuple[list[tuple[int, ...]], int]:
     """Every way to fill the first `depth` steps (the roots of the subtrees), and the placements that took."""
-    shallow = replace(plan, cells=plan.cells[:depth], steps=plan.steps[:depth * STEP_STRIDE])
+    shallow = plan._replace(cells=plan.cells[:depth], steps=plan.steps[:depth * STEP_STRIDE])
     search = start_search(shallow, keep=1 << 62, engine=name)
     while search.run(1 << 30) != DONE:
         pass
