@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from .plan import STEP, Clue, build_plan
-from .search_run import Watch
+from .search_run import Watch, run_plan
 from .tiles import Edges, Puzzle, turn_edges
 
 KEEP = 20_000  # solutions kept for folding: 20,000 of a 7x7 board fold in about a second
@@ -143,7 +143,7 @@ def solve(
     break_symmetry: bool = True,
     match: str | None = None,
     clues: tuple[Clue, ...] = (),
-    jobs: int = 1,
+    jobs: int | None = 1,
     engine: str | None = None,
     watch: Watch | None = None,
 ) -> SolveResult:
@@ -152,11 +152,9 @@ def solve(
     match: 'signed' (+k meets -k) or 'equal' (like colours meet, 0 is the frame); default the puzzle's.
     order: 'spiral' (from the centre; signed puzzles' default) or 'rows' (equal colours' default: the frame
     is met at once). clues: tiles fixed in cells (then rotations are not folded). jobs: processes that count
-    subtrees in parallel. watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
+    subtrees in parallel (None: all cores once the search outlasts a short probe). watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
     what it found with exhaustive False and `stopped` saying why.
     """
-    from .search_run import run_plan
-
     started = time.perf_counter()
     rows, cols = board_for(len(puzzle.tiles), rows, cols)
     match = match or puzzle.match
