@@ -164,3 +164,16 @@ def test_clues_that_cannot_hold_are_refused():
         solve(puzzle, clues=(Clue(0, 2, 0, 0),))
     with pytest.raises(ClueError, match="share"):
         solve(puzzle, clues=(Clue(0, 0, 0, 0), Clue(0, 1, 1, 0)))
+
+
+def test_the_c_engine_is_built_wherever_there_is_a_compiler():
+    # The extension is optional so that an install without a compiler succeeds; with one, a build that broke
+    # would fall back to Python silently, 30-50x slower. CI installs with gcc, so it must be there.
+    import shutil
+    import sysconfig
+
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not (shutil.which("gcc") or shutil.which("cc")) or not headers.exists():
+        pytest.skip("no C compiler or Python headers here: the Python engine is the one expected")
+    assert compiled is not None
+    assert solve(Puzzle.from_edges([(0, 0, 0, 0)], match="equal")).engine == "c"
