@@ -69,13 +69,13 @@ static int advance(Search *s, long long budget) {
     int d = s->depth, last = s->nsteps - 1, base = s->base, colours = s->colours;
     long long nodes = s->nodes, limit = nodes + budget, deepest = s->deepest;
     int state = RUNNING;
+    const int32_t *st = steps + (Py_ssize_t)d * STEP_STRIDE;  /* this depth's step, kept as d moves */
     for (;;) {
         int32_t p = pos[d];
         if (p < end[d]) {
             pos[d] = p + 1;
             const int32_t *e = entries + (Py_ssize_t)p * ENTRY_STRIDE;
             if (used[e[ENTRY_TILE]]) continue;
-            const int32_t *st = steps + (Py_ssize_t)d * STEP_STRIDE;
             if (st[STEP_EXTRAS]) {
                 int fits = 1;
                 for (int x = 0; x < st[STEP_EXTRAS]; x++) {
@@ -97,9 +97,9 @@ static int advance(Search *s, long long budget) {
             }
             used[e[ENTRY_TILE]] = 1;
             d++;
+            st += STEP_STRIDE;
             if (d > deepest) deepest = d;
             /* The next cell's candidates: the bucket of the colours its placed neighbours need. */
-            st += STEP_STRIDE;
             int key = 0;
             if (st[STEP_KEY_A] >= 0) {
                 key = entries[(Py_ssize_t)placed[st[STEP_KEY_A]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_A]];
@@ -113,6 +113,7 @@ static int advance(Search *s, long long budget) {
         } else {
             d--;
             if (d < base) { state = DONE; d = base; break; }
+            st -= STEP_STRIDE;
             used[entries[(Py_ssize_t)placed[d] * ENTRY_STRIDE + ENTRY_TILE]] = 0;
         }
     }
