@@ -11,6 +11,7 @@ import numpy as np
 
 from ..solver.board_text import describe_placements, render_board
 from ..solver.search import BoardSizeError, solve
+from ..solver.tilefile import MAX_TILES
 from ..solver.tiles import Puzzle
 from ..vision.render import solved_board
 from .document import solution_document
@@ -33,6 +34,9 @@ def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
             raise Fail(f"--{name} must be a positive number, got {value}", ExitCode.BAD_INPUT)
     rows = rows or cols or 3
     cols = cols or rows
+    if rows * cols > MAX_TILES:
+        raise Fail(f"a {rows}x{cols} board has {rows * cols} tiles: photosolve solves boards of up to {MAX_TILES}",
+                   ExitCode.BAD_INPUT)
     return rows, cols
 
 

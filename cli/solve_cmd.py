@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..solver.board_text import describe_placements, render_board
 from ..solver.search import BoardSizeError, SolveResult, solve
-from ..solver.tilefile import TileFileError, TileReader, parse_order, parse_tiles
+from ..solver.tilefile import TileFileError, TileReader, decode_tile_text, parse_order, parse_tiles
 from ..solver.tiles import Puzzle
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
@@ -23,20 +23,18 @@ def read_puzzle(path: str | None, order: str, expected: int | None) -> Puzzle:
         if path is None and sys.stdin.isatty():
             return prompt_for_tiles(order, expected)
         if path is None or path == "-":
-            return parse_tiles(sys.stdin.read(), "<stdin>", order)
+            stdin = getattr(sys.stdin, "buffer", None)  # bytes, so a byte-order mark is seen
+            text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(), "<stdin>")
+            return parse_tiles(text, "<stdin>", order)
         file = Path(path)
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
         try:
-            text: str | None = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = None
+            data = file.read_bytes()
         except OSError as error:
             raise Fail(f"{path}: cannot read it: {error.strerror}", ExitCode.BAD_INPUT) from None
-        if text is None or "\x00" in text:  # some binary files are valid UTF-8, but no tile file holds a NUL
-            raise Fail(f"{path}: not a text tile file (is it a photo? use `photosolve {path}`)", ExitCode.BAD_INPUT)
-        return parse_tiles(text, path, order)
+        return parse_tiles(decode_tile_text(data, path), path, order)
     except TileFileError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
 
