@@ -72,7 +72,24 @@ def read(
 
     options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
                            save_templates, review, yes, motifs)
-    _finish(lambda: photo_command(options, loading))
+
+    def command():
+        try:
+            return photo_command(options, loading)
+        finally:
+            settle(loading)
+
+    _finish(command)
+
+
+def settle(loading) -> None:
+    """Wait for a photo's loading begun in the background, whatever it came to: a command that stops before it
+    needed the photo (a bad option, Ctrl-C) must not exit while OpenCV works in that thread, which aborts the
+    process (exit 134, 'terminate called without an active exception')."""
+    try:
+        loading()
+    except Exception:  # the command said what went wrong, or did not need the photo
+        pass
 
 
 @app.command("learn")

@@ -16,8 +16,9 @@ from ..solver.tiles import Puzzle
 from ..vision.render import solved_board
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
-from .photo_outputs import (DOUBTFUL, check_output, save_image, save_photo_templates, save_tile_file, scratch_path,
-                            write_annotated, write_debug)
+from ..vision.read.templates import SET_FILES
+from .photo_outputs import (DEBUG_FILES, DOUBTFUL, check_folder, check_output, save_image, save_photo_templates,
+                            save_tile_file, scratch_path, write_annotated, write_debug)
 from .progress import Stages
 
 if TYPE_CHECKING:
@@ -70,9 +71,13 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     photo_path = options.photo
     rows, cols = board_shape(options.rows, options.cols)
     check_motifs(options, rows, cols)
-    solved_target = check_output(options.output, photo_path, "--output")
-    annotate_target = check_output(options.annotate, photo_path, "--annotate")
-    tiles_target = check_output(options.save_tiles, photo_path, "--save-tiles", suffixes=None)
+    inputs = {"photo": photo_path, "tile file": options.tiles}
+    solved_target = check_output(options.output, inputs, "--output")
+    annotate_target = check_output(options.annotate, inputs, "--annotate", taken=(solved_target,))
+    tiles_target = check_output(options.save_tiles, inputs, "--save-tiles", suffixes=None,
+                                taken=(solved_target, annotate_target))
+    templates_folder = check_folder(options.save_templates, inputs, "--save-templates", SET_FILES)
+    debug_folder = check_folder(options.debug_dir, inputs, "--debug-dir", DEBUG_FILES)
     stages = Stages()
     if options.tiles is not None:
         photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
@@ -118,10 +123,10 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     if tiles_target is not None:
         save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
                        tiles_target)
-    if options.save_templates:
-        save_photo_templates(puzzle, halves, Path(options.save_templates), photo_path)
-    if options.debug_dir:
-        write_debug(Path(options.debug_dir), halves)
+    if templates_folder is not None:
+        save_photo_templates(puzzle, halves, templates_folder, photo_path)
+    if debug_folder is not None:
+        write_debug(debug_folder, halves)
     if options.as_json:
         document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
         document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]

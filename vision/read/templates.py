@@ -27,6 +27,7 @@ from .features import FEATURES_VERSION, band_features, feature_length
 BUNDLED = Path(__file__).parent / "templates"
 MOSAIC_COLUMNS = 8
 FEATURES_FILE = "features.npz"
+SET_FILES = ("manifest.json", "halves.png", FEATURES_FILE)  # what save_templates writes into a set's folder
 WHITE_SCALE = 1.2  # white-balanced values run to 1.2; stored as 8 bits over that range
 
 
