@@ -112,7 +112,8 @@ def _finish(action) -> None:
     try:
         code = action()
     except Fail as failure:
-        say(f"photosolve: {failure}")
+        # One line, whatever the message carries: a file name may hold a line break.
+        say("photosolve: " + str(failure).replace("\r", "\\r").replace("\n", "\\n"))
         raise typer.Exit(int(failure.code))
     except KeyboardInterrupt:
         say("photosolve: interrupted")

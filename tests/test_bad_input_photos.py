@@ -109,6 +109,9 @@ def test_a_folder_and_a_missing_path_exit_3(tmp_path):
     folder = tmp_path / "folder.jpg"
     folder.mkdir()
     assert "no such file" in refused(run(str(folder)), 3)
+    # A line break in a file name is shown escaped: the message stays one line.
+    line = refused(run(str(tmp_path / "two\nlines.jpg")), 3)
+    assert line == f"photosolve: {tmp_path}/two\\nlines.jpg: no such file"
 
 
 # --- decompression bombs: refused on their headers ---------------------------------------------------------------
