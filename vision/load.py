@@ -143,9 +143,10 @@ def to_rgb8(image: Image.Image) -> np.ndarray:
     return rgb_array(image if image.mode == "RGB" else image.convert("RGB"))
 
 
-def rgb_array(image: Image.Image, band: int = 256) -> np.ndarray:
+def rgb_array(image: Image.Image, band: int = 64) -> np.ndarray:
     """An RGB Pillow image as an array, copied a band of rows at a time: np.asarray of the whole image holds two
-    transient copies of its bytes besides the result (bench/load_memory.py: 10.4 bytes a pixel at peak, not 7)."""
+    transient copies of its bytes besides the result (bench/load_memory.py: 10.4 bytes a pixel at peak, not 7.7).
+    Bands of 64 rows stay in the processor's cache: 14 ms for 12 MP, np.asarray 44 ms (median of 7, this machine)."""
     width, height = image.size
     rgb = np.empty((height, width, 3), np.uint8)
     for top in range(0, height, band):
