@@ -130,5 +130,20 @@ def with_default_command(args: list[str]) -> list[str]:
 
 
 def run() -> None:
-    """Console entry point."""
-    app(args=with_default_command(sys.argv[1:]), prog_name="photosolve")
+    """Console entry point. A mistake in the command line (an unknown option, a number that is not one) is one
+    line too, naming the help to read, rather than click's boxed usage message."""
+    try:
+        from click.exceptions import UsageError  # typer up to 0.2x is built on click ...
+    except ImportError:
+        from typer._click.exceptions import UsageError  # ... later ones carry their own copy of it
+
+    args = with_default_command(sys.argv[1:])
+    if not args:
+        app(args=args, prog_name="photosolve")  # nothing asked: the help
+    try:
+        code = app(args=args, prog_name="photosolve", standalone_mode=False)
+    except UsageError as error:
+        where = error.ctx.command_path if error.ctx else "photosolve"
+        say(f"photosolve: {' '.join(error.format_message().split())} (see `{where} --help`)")
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -115,3 +115,20 @@ def test_the_input_file_is_left_as_it_was(tmp_path):
     path.write_bytes(content)
     assert "a tile needs 4 edges, found 3" in refused(run(str(path)))
     assert path.read_bytes() == content and sorted(Path(tmp_path).iterdir()) == [path]
+
+
+@pytest.mark.parametrize("args, said", [
+    (["solve", str(DOGS), "--rows", "abc"], "Invalid value for '--rows' / '-r': 'abc' is not a valid int."),
+    (["solve", "--bogus"], "No such option: --bogus"),
+    (["read"], "Missing argument 'photo'."),
+])
+def test_a_mistake_in_the_command_line_is_one_line_from_the_installed_command(args, said):
+    import subprocess
+    import sys
+
+    command = Path(sys.executable).with_name("photosolve")
+    assert command.exists(), "the photosolve command is installed with the package"
+    done = subprocess.run([str(command), *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"photosolve: {said}") and "--help" in lines[0], done.stderr
