@@ -1,6 +1,7 @@
 """Entry point: `photosolve PHOTO ...` reads a photo; `photosolve solve TILES` runs the solver alone."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional
 
@@ -15,6 +16,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 SUBCOMMANDS = {"solve", "read", "learn"}
+BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program the signal ended
 
 
 def _version(value: bool) -> None:
@@ -118,6 +120,11 @@ def _finish(action) -> None:
     except KeyboardInterrupt:
         say("photosolve: interrupted")
         raise typer.Exit(130)
+    except BrokenPipeError:
+        # Whoever read stdout has gone (`| head`): stop quietly with the status of a program ended by SIGPIPE,
+        # never 1 (no solution); stdout goes nowhere, so the interpreter's last flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(BROKEN_PIPE)
     raise typer.Exit(int(code))
 
 

@@ -35,6 +35,8 @@ def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
             raise Fail(f"--{name} must be a positive number, got {value}", ExitCode.BAD_INPUT)
     rows = rows or cols or 3
     cols = cols or rows
+    if rows * cols == 1:  # (and reading one tile's halves without templates has no motif count to try)
+        raise Fail("a 1x1 board has one tile and no seam: there is nothing to solve", ExitCode.BAD_INPUT)
     if rows * cols > MAX_TILES:
         raise Fail(f"a {rows}x{cols} board has {rows * cols} tiles: photosolve solves boards of up to {MAX_TILES}",
                    ExitCode.BAD_INPUT)

@@ -104,6 +104,13 @@ def test_a_photo_board_larger_than_the_limit_is_refused_before_loading(tmp_path)
     assert refused(result) == f"photosolve: a 21x20 board has 420 tiles: photosolve solves boards of up to {MAX_TILES}"
 
 
+def test_a_photo_of_a_one_tile_board_is_refused_before_loading(tmp_path):
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not read")
+    result = CliRunner().invoke(app, ["read", str(photo), "--rows", "1"])
+    assert refused(result) == "photosolve: a 1x1 board has one tile and no seam: there is nothing to solve"
+
+
 def test_a_directory_and_an_unreadable_path_as_tile_file(tmp_path):
     assert "no such file" in refused(run(str(tmp_path)))
     assert "no such file" in refused(run(str(tmp_path / "missing.tiles")))
@@ -132,3 +139,15 @@ def test_a_mistake_in_the_command_line_is_one_line_from_the_installed_command(ar
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"photosolve: {said}") and "--help" in lines[0], done.stderr
+
+
+def test_output_into_a_closed_pipe_stops_quietly_with_the_sigpipe_status():
+    import subprocess
+    import sys
+
+    command = Path(sys.executable).with_name("photosolve")
+    child = subprocess.Popen([str(command), "solve", str(DOGS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # as `| head -0` does, long before photosolve has imported itself and solved
+    said = child.stderr.read()
+    child.stderr.close()
+    assert child.wait(timeout=60) == 141 and said == b""
