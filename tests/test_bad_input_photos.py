@@ -11,6 +11,7 @@ import os
 import struct
 import subprocess
 import sys
+import warnings
 import zlib
 from pathlib import Path
 
@@ -281,6 +282,27 @@ def test_a_16_bit_and_a_cmyk_photo_are_read_like_the_8_bit_one(tmp_path, dogs):
         result = run(str(photo))
         assert result.exit_code == 0, result.stderr
         assert DOGS_COUNTS in result.stdout
+
+
+def test_a_corrupt_exif_block_is_read_past_in_silence(tmp_path, dogs):
+    exif = bytearray(with_orientation(dogs[:8, :8], 1).info["exif"])
+    exif[10] = 0x7F  # the first entry's tag count now runs past the block's end: Pillow warns, then reads on
+    photo = saved(tmp_path, "odd_exif.jpg", Image.fromarray(dogs), exif=bytes(exif), quality=95)
+    with warnings.catch_warnings(record=True) as warned:  # what would reach stderr outside pytest
+        warnings.simplefilter("always")
+        result = run(str(photo))
+    assert result.exit_code == 0, result.stderr
+    assert [str(w.message) for w in warned] == []
+    assert DOGS_COUNTS in result.stdout
+
+
+def test_a_png_whose_text_chunk_inflates_past_pillows_limit_exits_3(tmp_path, dogs):
+    from PIL import PngImagePlugin
+
+    notes = PngImagePlugin.PngInfo()
+    notes.add_text("comment", "A" * (2 * PngImagePlugin.MAX_TEXT_CHUNK), zip=True)  # a few kB on disk
+    photo = saved(tmp_path, "chatty.png", Image.fromarray(dogs), pnginfo=notes)
+    assert "Decompressed data too large" in refused_untouched(photo, 3)
 
 
 # --- photos of the wrong number of tiles -------------------------------------------------------------------------

@@ -35,10 +35,13 @@ def load_photo(path: str | Path) -> Photo:
     tables = threading.Thread(target=build_colour_tables, daemon=True)
     tables.start()
     try:
-        with open_checked(path) as opened:
-            opened.load()
-            ImageOps.exif_transpose(opened, in_place=True)  # in place: no second copy of a big photo
-            rgb = to_rgb8(opened)
+        # Pillow warns on stderr of what it skips (corrupt EXIF, odd chunks) and reads on: so do we, silently.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with open_checked(path) as opened:
+                opened.load()
+                ImageOps.exif_transpose(opened, in_place=True)  # in place: no second copy of a big photo
+                rgb = to_rgb8(opened)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as error:
         hint = " (HEIC needs `pip install pillow-heif`)" if is_heif(path) else ""
         raise UnreadableImage(f"{path}: not an image photosolve can read{hint}: {one_line(error)}") from None
