@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..solver.board_text import describe_placements, render_board
 from ..solver.search import BoardSizeError, SolveResult, solve
-from ..solver.tilefile import TileFileError, TileReader, decode_tile_text, parse_order, parse_tiles
+from ..solver.tilefile import (MAX_TEXT_BYTES, TileFileError, TileReader, decode_tile_text, parse_order,
+                               parse_tiles)
 from ..solver.tiles import Puzzle
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
@@ -24,14 +25,15 @@ def read_puzzle(path: str | None, order: str, expected: int | None) -> Puzzle:
             return prompt_for_tiles(order, expected)
         if path is None or path == "-":
             stdin = getattr(sys.stdin, "buffer", None)  # bytes, so a byte-order mark is seen
-            text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(), "<stdin>")
+            text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(MAX_TEXT_BYTES + 1), "<stdin>")
             return parse_tiles(text, "<stdin>", order)
         file = Path(path)
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
         try:
-            data = file.read_bytes()
+            with file.open("rb") as handle:
+                data = handle.read(MAX_TEXT_BYTES + 1)  # a longer file is refused unread
         except OSError as error:
             raise Fail(f"{path}: cannot read it: {error.strerror}", ExitCode.BAD_INPUT) from None
         return parse_tiles(decode_tile_text(data, path), path, order)

@@ -16,6 +16,9 @@ NAMED_HALF = re.compile(r"([^\W\d_][\w.]*)([+-])")  # a name in any alphabet (gr
 # The search places one cell per level of recursion and Python allows about 1000 levels; 400 tiles (20 x 20) is
 # well inside that and beyond every puzzle sold (Eternity II, the largest, has 256).
 MAX_TILES = 400
+# 400 tiles with a long comment on each line (a --save-tiles file's is 40 characters) take some 50 kB: a file
+# larger than this is no tile file, and is not read into memory.
+MAX_TEXT_BYTES = 1_000_000
 MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # a word processor's minus and en dash, as typed
 # Byte-order marks, longest first: UTF-32's begins with UTF-16's.
 ENCODINGS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
@@ -33,6 +36,9 @@ class TileFileError(ValueError):
 
 def decode_tile_text(data: bytes, source: str) -> str:
     """A tile file's bytes as text: by its byte-order mark if it has one, else UTF-8; binary files refused."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise TileFileError(source, None, f"more than {MAX_TEXT_BYTES // 1000} kB: no tile file is that long "
+                                          f"({MAX_TILES} tiles at most)")
     encoding = next((name for bom, name in ENCODINGS if data.startswith(bom)), "utf-8")
     try:
         text = data.decode(encoding)

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from photosolve.cli.main import app
-from photosolve.solver.tilefile import MAX_TILES, TileFileError, parse_tiles
+from photosolve.solver.tilefile import MAX_TEXT_BYTES, MAX_TILES, TileFileError, parse_tiles
 
 from .conftest import SAMPLES
 
@@ -95,6 +95,17 @@ def test_more_tiles_than_the_largest_board_are_refused_at_the_first_one_too_many
     assert str(caught.value).startswith(f"many.tiles:{MAX_TILES + 2}: more than {MAX_TILES} tiles")
     # The largest board itself is read.
     assert len(parse_tiles("1 -1 1 -1\n" * MAX_TILES).tiles) == MAX_TILES
+
+
+def test_a_file_longer_than_any_tile_file_is_refused_unread(tmp_path):
+    path = tmp_path / "huge.tiles"
+    path.write_text(dogs_text() + "#" * MAX_TEXT_BYTES)
+    expected = f"more than {MAX_TEXT_BYTES // 1000} kB: no tile file is that long"
+    assert refused(run(str(path))) == f"photosolve: {path}: {expected} ({MAX_TILES} tiles at most)"
+    assert expected in refused(run("-", input=path.read_bytes()))
+    # The longest real tile file, 400 tiles each with a note, is far inside the limit.
+    assert len(("brown+ grey+ umber- spotted-  # tile 400: N 0.98 E 0.52? S 0.99 W 0.97\n" * MAX_TILES)
+               .encode()) < MAX_TEXT_BYTES / 20
 
 
 def test_a_photo_board_larger_than_the_limit_is_refused_before_loading(tmp_path):
