@@ -70,13 +70,13 @@ def read(
     from ..vision.load import begin_loading
 
     loading = begin_loading(photo)  # decoded while the rest of photosolve is imported
-    from .photo_cmd import PhotoOptions, photo_command
-
-    options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
-                           save_templates, review, yes, motifs)
 
     def command():
         try:
+            from .photo_cmd import PhotoOptions, photo_command
+
+            options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles,
+                                   tiles, save_templates, review, yes, motifs)
             return photo_command(options, loading)
         finally:
             settle(loading)

@@ -136,3 +136,29 @@ def test_an_interrupted_write_leaves_the_old_file_whole_and_no_part_of_the_new(d
     assert result.exit_code == code, result.stderr
     assert result.stderr.splitlines()[-1].endswith(said) and "Traceback" not in result.stderr
     assert snapshot(desk) == before  # the old picture as it was, the photo too, and no temporary file
+
+
+def test_ctrl_c_at_any_moment_stops_cleanly(desk):
+    """A real SIGINT to a real process, at four moments of its run (importing, decoding beside it, reading,
+    writing): exit 130, saying so last (or 0 if it had finished), never an abort or a traceback, and no
+    output or temporary file unless the run finished."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = Path(sys.executable).with_name("photosolve")
+    for delay in (0.3, 0.5, 0.7, 0.9):
+        solved = desk / "solved.png"
+        child = subprocess.Popen([str(command), str(desk / "dogs.jpg"), "-o", str(solved)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        said = child.communicate(timeout=60)[1]
+        assert child.returncode in (0, 130), (delay, child.returncode, said)
+        assert "Traceback" not in said and "terminate called" not in said
+        if child.returncode == 130:
+            assert not said.strip() or said.splitlines()[-1] == "photosolve: interrupted", said
+            assert not solved.exists()
+        assert not [p for p in desk.iterdir() if p.name.startswith(".")]  # no temporary file
+        solved.unlink(missing_ok=True)

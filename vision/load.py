@@ -86,18 +86,22 @@ def begin_loading(path: str | Path) -> Callable[[], Photo]:
     whatever the program does meanwhile, such as importing the rest of itself. The function returned waits for
     the photo, raising what load_photo raised."""
     outcome: dict[str, object] = {}
+    # Waited for through an Event, not Thread.join: a join interrupted by Ctrl-C (Python 3.11) may return at once
+    # the next time, and a process that exits while OpenCV works in the thread aborts (exit 134).
+    done = threading.Event()
 
     def load() -> None:
         try:
             outcome["photo"] = load_photo(path)
         except Exception as error:  # handed to whoever waits for the photo
             outcome["error"] = error
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=load, daemon=True)
-    thread.start()
+    threading.Thread(target=load, daemon=True).start()
 
     def photo() -> Photo:
-        thread.join()
+        done.wait()
         if "error" in outcome:
             raise outcome["error"]
         return outcome["photo"]
