@@ -67,9 +67,9 @@ def read(
     motifs: Optional[int] = typer.Option(None, "--motifs", "-m", help="How many motifs the puzzle shows (a motif: two halves that complete each other); read the photo alone with that many."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
+    held = HeldInterrupt()
     from ..vision.load import begin_loading
 
-    held = HeldInterrupt()
     loading = begin_loading(photo)  # decoded while the rest of photosolve is imported
 
     def loaded():
