@@ -62,6 +62,7 @@ def check_folder(path: str | None, inputs: dict[str, str | None], what: str, wri
 
 
 def not_an_input(target: Path, inputs: dict[str, str | None], what: str) -> None:
+    """Refuse an output that is one of the inputs ({"photo": path, ...}), by name or through a link."""
     for kind, given in inputs.items():
         if given is not None and same_file(target, Path(given)):
             raise Fail(f"{what} {target} is the input {kind} {given}: choose another file name", ExitCode.BAD_INPUT)
@@ -102,8 +103,7 @@ def write_output(target: Path, write) -> None:
     try:
         write_atomically(target, write)
     except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or " ".join(str(error).split())
-        raise Fail(f"{target}: cannot write it: {reason}", ExitCode.BAD_INPUT) from None
+        raise Fail(f"{target}: cannot write it: {reason_of(error)}", ExitCode.BAD_INPUT) from None
 
 
 def save_image(rgb: np.ndarray, target: Path) -> None:
@@ -178,6 +178,7 @@ def write_debug(folder: Path, halves) -> None:
 
 
 def make_folder(folder: Path) -> None:
+    """The output folder, made with its parents if missing; a failure said in one line."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -191,8 +192,10 @@ def write_template_set(templates, folder: Path) -> None:
     make_folder(folder)
     try:
         save_templates(templates, folder)
-    except Fail:
-        raise
     except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or " ".join(str(error).split())
-        raise Fail(f"{folder}: cannot write the template set: {reason}", ExitCode.BAD_INPUT) from None
+        raise Fail(f"{folder}: cannot write the template set: {reason_of(error)}", ExitCode.BAD_INPUT) from None
+
+
+def reason_of(error: Exception) -> str:
+    """Why a write failed, on one line: the system's words (No space left on device) or the encoder's."""
+    return getattr(error, "strerror", None) or " ".join(str(error).split())
