@@ -287,7 +287,7 @@ def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, sta
 
 def say_weak_outlines(halves) -> None:
     """Name the tiles whose outlines lie on no clear edge: their edges are doubted, and the person should look."""
-    from ..vision.find.doubt import weak_outlines
+    from ..vision.read.doubt import weak_outlines
 
     weak = [] if halves.supports is None else weak_outlines(halves.supports)
     if weak:
