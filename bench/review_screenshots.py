@@ -102,7 +102,8 @@ def settled(browser) -> dict:
     fetch = "fetch('state').then(r => r.json()).then(arguments[0])"
     shown = lambda b: (b.execute_script("return document.body.dataset.busy") != "yes"
                        and b.execute_script("return document.body.dataset.version"))
-    WebDriverWait(browser, 30).until(lambda b: shown(b) and str(b.execute_async_script(fetch)["version"]) == shown(b))
+    WebDriverWait(browser, 30, poll_frequency=0.02).until(
+        lambda b: shown(b) and str(b.execute_async_script(fetch)["version"]) == shown(b))
     return browser.execute_async_script(fetch)
 
 

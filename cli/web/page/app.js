@@ -12,7 +12,7 @@ let busy = false;
 
 const $ = (id) => document.getElementById(id);
 const nameOf = (value) => state.labels.find((l) => l.value === value).name;
-const percent = (p) => `${Math.round(100 * p)}%`;
+const percent = (p) => (p > 0 && p < 0.005 ? "<1%" : `${Math.round(100 * p)}%`);
 
 async function call(method, path, body) {
   const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
@@ -305,6 +305,17 @@ $("next").addEventListener("click", () => {
   show(state);
 });
 
+// The view is the tiles with a margin of half a tile, not the whole photo (a desk, a keyboard): the labels are
+// read at the largest size the pane allows.
+function frameTiles(width, height) {
+  const xs = state.tiles.flatMap((t) => t.corners.map((p) => p[0]));
+  const ys = state.tiles.flatMap((t) => t.corners.map((p) => p[1]));
+  const margin = 0.5 * Math.max(...state.tiles.map((t) => sideLength(t.corners)));
+  const left = Math.max(0, Math.min(...xs) - margin), top = Math.max(0, Math.min(...ys) - margin);
+  const right = Math.min(width, Math.max(...xs) + margin), bottom = Math.min(height, Math.max(...ys) + margin);
+  $("photo").setAttribute("viewBox", `${left} ${top} ${right - left} ${bottom - top}`);
+}
+
 // The photo's size sets the overlay's coordinates (the tiles' corners are in the page photo's pixels).
 const photo = new Image();
 photo.onload = async () => {
@@ -312,6 +323,7 @@ photo.onload = async () => {
   $("photo").dataset.width = photo.naturalWidth;
   $("photo").dataset.height = photo.naturalHeight;
   const first = await act("GET", "state");
+  if (first) frameTiles(photo.naturalWidth, photo.naturalHeight);
   if (first && state.doubtful.length) select(state.doubtful[0].tile, state.doubtful[0].side);
   document.body.dataset.ready = "yes";
 };
