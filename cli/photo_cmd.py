@@ -83,15 +83,14 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         read = settle_guess(read, options, halves, rows, cols, stages, tiles_target)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
-    fixed = None
+    fixed, doubtful = None, []
     if options.tiles is None:  # typed-in edges are the person's word: solved as given, never repaired
         with stages.stage("checking the reading"):
             fixed = repair_reading(edge_posteriors_of(reading), rows, cols, rival=True)
         puzzle = report_repair(fixed, puzzle, names, photo_path)
         doubtful = fixed.doubtful(DOUBT_MARGIN)
-        if options.web:  # the page is shown whatever the doubt: the person asked to look
-            puzzle, reading = review_on_page(puzzle, reading, doubtful, photo, halves, read.how, rows, cols,
-                                             photo_path, tiles_target, solved_target)
+        if options.web:
+            pass  # the review page, below, shows the doubt and takes the answers
         elif doubtful and options.asking:
             answers = review(puzzle, reading, doubtful, fixed, photo, halves, annotate_target or scratch_path(photo_path))
             if answers:
@@ -108,6 +107,9 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
                        f"with --yes", ExitCode.NEEDS_REVIEW)
         elif doubtful:
             say(f"taking the best reading (--yes) although {len(doubtful)} doubtful edge(s) could change it")
+    if options.web:  # shown whatever the doubt, and for typed-in tiles too: the person asked to look
+        puzzle, reading = review_on_page(puzzle, reading, doubtful, photo, halves, read.how, rows, cols, photo_path,
+                                         tiles_target, solved_target)
     with stages.stage("solving"):
         result = solve_board(puzzle, rows, cols, photo_path)
     first = result.solutions[0] if result.solutions else None

@@ -15,8 +15,13 @@ const nameOf = (value) => state.labels.find((l) => l.value === value).name;
 const percent = (p) => (p > 0 && p < 0.005 ? "<1%" : `${Math.round(100 * p)}%`);
 
 async function call(method, path, body) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
-                                      body: body === undefined ? undefined : JSON.stringify(body)});
+  let response;
+  try {
+    response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+                                  body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch (error) {
+    throw new Error("photosolve no longer answers: it was stopped in the terminal, or Done was pressed");
+  }
   const document_ = await response.json();
   if (!response.ok) throw new Error(document_.error || response.statusText);
   return document_;
@@ -272,6 +277,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   const key = event.key;
+  if (key === "Enter" && event.target.tagName === "BUTTON") return;  // the button's own click
   if (chooserFor) {
     const edge = state.tiles[chooserFor.tile].edges[chooserFor.side];
     if (key === "Escape") closeChooser();
