@@ -170,6 +170,13 @@ def test_the_server_answers_only_with_its_token_and_stops_when_done(reviewed):
         with pytest.raises(urllib.error.HTTPError) as bad:
             post(url + "edge", {"tile": 10, "side": 0, "label": other})
         assert bad.value.code == 400 and "no tile 10" in json.loads(bad.value.read())["error"]
+        for nonsense in ([1, 2], {"tile": "x"}):
+            with pytest.raises(urllib.error.HTTPError) as bad:
+                post(url + "edge", nonsense)
+            assert bad.value.code == 400
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(url + "solved.png?n=x", timeout=10)
+        assert missing.value.code == 404
         assert urllib.request.urlopen(url + "solved.png", timeout=10).read()[:4] == b"\x89PNG" or \
             state["outcome"]["count"] == 0
         assert post(url + "done", {}) == {"done": True}

@@ -90,7 +90,7 @@ class Desk:
 
 def changes_of(body: dict) -> list[tuple[int, int, int]]:
     """The edges a POST to `edge` sets: one ({"tile", "side", "label"}, tile 1-based) or several ({"changes"})."""
-    listed = body.get("changes", [body])
+    listed = body.get("changes", [body]) if isinstance(body, dict) else None
     try:
         return [(int(item["tile"]) - 1, int(item["side"]), int(item["label"])) for item in listed]
     except (KeyError, TypeError, ValueError):
@@ -149,7 +149,8 @@ def handler_for(desk: Desk, token: str, stop: Callable[[], None]) -> type[BaseHT
                 except ValueError:
                     self.reply(404, b"no such label\n", "text/plain")
             elif route == "solved.png":
-                picture = desk.solved(int(query.get("n", ["0"])[0]))
+                number = query.get("n", ["0"])[0]
+                picture = desk.solved(int(number)) if number.isdigit() else None
                 if picture is None:
                     self.reply(404, b"no solution\n", "text/plain")
                 else:
