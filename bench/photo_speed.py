@@ -37,7 +37,7 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
 
     from photosolve.cli.photo_outputs import save_image
     from photosolve.solver import Puzzle, solve
-    from photosolve.vision.find.doubt import outline_supports
+    from photosolve.vision.read.doubt import outline_supports
     from photosolve.vision.read.features import band_features, white_bands
     from photosolve.vision.load import load_photo
     from photosolve.vision.pipeline import Halves, read_photo_edges

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from .exit_codes import ExitCode, Fail, say
 from .photo_cmd import board_shape
+from .photo_outputs import check_folder, write_template_set
 from .solve_cmd import read_puzzle
 
 
@@ -14,16 +15,14 @@ def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | Non
     from ..vision.read.learn import learn_templates
     from ..vision.load import load_photo
     from ..vision.pipeline import cut_halves
-    from ..vision.read.templates import save_templates
+    from ..vision.read.templates import SET_FILES
 
     rows, cols = board_shape(rows, cols)
+    folder = check_folder(output, {"photo": photo_path, "tile file": tiles_path}, "--output", SET_FILES)
     puzzle = read_puzzle(tiles_path, "NESW", None)
     if len(puzzle.tiles) != rows * cols:
         raise Fail(f"{tiles_path}: {len(puzzle.tiles)} tiles listed, but the board is {rows}x{cols}: "
                    f"give --rows/--cols to match the list", ExitCode.BAD_INPUT)
-    folder = Path(output)
-    if folder.exists() and not folder.is_dir():
-        raise Fail(f"--output {output} is a file: give a folder for the template set", ExitCode.BAD_INPUT)
     try:
         halves = cut_halves(load_photo(photo_path), rows * cols)
     except UnreadableImage as error:
@@ -32,7 +31,7 @@ def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | Non
         raise Fail(f"{photo_path}: {error}", ExitCode.WRONG_TILE_COUNT) from None
     templates, match = learn_templates(halves.bands, halves.features, puzzle, name or folder.name,
                                        source=f"learned from {Path(photo_path).name} and {Path(tiles_path).name}")
-    save_templates(templates, folder)
+    write_template_set(templates, folder)
     for photo_tile, (listed, turns) in enumerate(zip(match.tiles, match.turns), start=1):
         say(f"photo tile {photo_tile} is listed tile {listed}, turned {90 * int(turns)}° clockwise")
     margin = match.runner_up_spread / max(match.spread, 1e-9)

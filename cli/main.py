@@ -1,6 +1,7 @@
 """Entry point: `photosolve PHOTO ...` reads a photo; `photosolve solve TILES` runs the solver alone."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional
 
@@ -14,7 +15,8 @@ app = typer.Typer(
     help="Solve edge-matching puzzles from a photo of the tiles, or from tiles typed in.",
     pretty_exceptions_enable=False,
 )
-SUBCOMMANDS = {"solve", "read", "learn"}
+SUBCOMMANDS = {"solve", "read", "review", "learn"}
+BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a program the signal ended
 
 
 def _version(value: bool) -> None:
@@ -56,6 +58,7 @@ def solve(
 
 @app.command("read")
 def read(
+    ctx: typer.Context,
     photo: str = typer.Argument(..., help="Photo of the tiles (JPEG, PNG, WebP, TIFF; HEIC with pillow-heif)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the solved board, made of the photo's tiles, here (.png or .jpg)."),
     annotate: Optional[str] = typer.Option(None, "--annotate", "-a", help="Write the photo annotated with what was read and where each tile goes."),
@@ -67,19 +70,81 @@ def read(
     save_tiles: Optional[str] = typer.Option(None, "--save-tiles", help="Write what was read as a tile file (with each edge's probability), to edit and give back with --tiles."),
     tiles: Optional[str] = typer.Option(None, "--tiles", help="Solve this tile file (tile order as in --annotate) instead of reading the edges; still draw from the photo."),
     save_templates: Optional[str] = typer.Option(None, "--save-templates", help="Save the photo's halves, labelled as read (after any correction), as a template set for the next photo of this puzzle."),
-    review: bool = typer.Option(False, "--review", help="Ask about the doubtful edges (the default at a terminal), reading answers from stdin."),
+    review: bool = typer.Option(False, "--review", help="Ask about the doubtful edges (the default at a terminal), reading answers from stdin; `--review web`: on a page in the browser."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Never ask: take the most probable reading even if doubt remains."),
     motifs: Optional[int] = typer.Option(None, "--motifs", "-m", help="How many motifs the puzzle shows (a motif: two halves that complete each other); read the photo alone with that many."),
 ) -> None:
     """Read a photo of the tiles, solve, and draw the solution (also: `photosolve PHOTO`)."""
+    held = HeldInterrupt()
     from ..vision.load import begin_loading
 
     loading = begin_loading(photo)  # decoded while the rest of photosolve is imported
-    from .photo_cmd import PhotoOptions, photo_command
+    web = ctx.info_name == "review"
 
-    options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles, tiles,
-                           save_templates, review, yes, motifs)
-    _finish(lambda: photo_command(options, loading))
+    def loaded():
+        try:
+            return loading()
+        finally:
+            held.release()
+
+    def command():
+        try:
+            from .photo_cmd import PhotoOptions, photo_command
+
+            options = PhotoOptions(photo, output, annotate, templates, rows, cols, as_json, debug_dir, save_tiles,
+                                   tiles, save_templates, review, yes, motifs, web=web)
+            return photo_command(options, loaded)
+        finally:
+            settle(loading)
+            held.release()
+
+    _finish(command)
+
+
+# `photosolve review PHOTO` (or `photosolve PHOTO --review web`): `read`, with the reading shown and corrected on a
+# page in the browser, served on 127.0.0.1 until the page says done.
+app.command("review", help="Read a photo and review the reading on a page in the browser: click an edge to correct "
+                           "it; the page solves at once; Save writes -o and --save-tiles.")(read)
+
+
+def settle(loading) -> None:
+    """Wait for a photo's loading begun in the background, whatever it came to: a command that stops before it
+    needed the photo (a bad option, Ctrl-C) must not exit while OpenCV works in that thread, which aborts the
+    process (exit 134, 'terminate called without an active exception')."""
+    try:
+        loading()
+    except Exception:  # the command said what went wrong, or did not need the photo
+        pass
+
+
+class HeldInterrupt:
+    """Ctrl-C held back from the moment it is made until release(), which raises it then. While the photo decodes
+    beside the imports, both threads import modules, and a KeyboardInterrupt raised inside Python's import
+    machinery can leave its lock taken (CPython 3.11): the decoding thread then waits for it forever, and so does
+    the program (1 hang in 88 interrupts 0.3 to 0.9 s in). Held, an interrupt waits at most for the decode (3.5 s
+    at 150 MP)."""
+
+    def __init__(self):
+        import signal
+        import threading
+
+        self.pending = self.holding = False
+        if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+            self.previous = signal.signal(signal.SIGINT, self._hold)
+            self.holding = True
+
+    def _hold(self, signum, frame) -> None:
+        self.pending = True
+
+    def release(self) -> None:
+        import signal
+
+        if self.holding:
+            signal.signal(signal.SIGINT, signal.default_int_handler if self.previous is None else self.previous)
+            self.holding = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
 @app.command("learn")
@@ -102,22 +167,47 @@ def _finish(action) -> None:
     try:
         code = action()
     except Fail as failure:
-        say(f"photosolve: {failure}")
+        # One line, whatever the message carries: a file name may hold a line break.
+        say("photosolve: " + str(failure).replace("\r", "\\r").replace("\n", "\\n"))
         raise typer.Exit(int(failure.code))
     except KeyboardInterrupt:
         say("photosolve: interrupted")
         raise typer.Exit(130)
+    except BrokenPipeError:
+        # Whoever read stdout has gone (`| head`): stop quietly with the status of a program ended by SIGPIPE,
+        # never 1 (no solution); stdout goes nowhere, so the interpreter's last flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(BROKEN_PIPE)
     raise typer.Exit(int(code))
 
 
 def with_default_command(args: list[str]) -> list[str]:
-    """`photosolve PHOTO ...` means `photosolve read PHOTO ...`; `photosolve FILE.tiles` means `solve`."""
-    if not args or args[0] in SUBCOMMANDS or args[0].startswith("-"):
-        return args
-    command = "solve" if args[0].lower().endswith(".tiles") else "read"
-    return [command, *args]
+    """`photosolve PHOTO ...` means `photosolve read PHOTO ...`; `photosolve FILE.tiles` means `solve`; `--review
+    web` means the `review` command."""
+    web = [i for i, arg in enumerate(args) if arg == "--review=web" or
+           (arg == "--review" and args[i + 1:i + 2] == ["web"])]
+    if web:
+        args = args[:web[0]] + args[web[0] + (1 if args[web[0]] == "--review=web" else 2):]
+    if args and args[0] not in SUBCOMMANDS and not args[0].startswith("-"):
+        args = ["solve" if args[0].lower().endswith(".tiles") else "read", *args]
+    return ["review", *args[1:]] if web and args and args[0] == "read" else args
 
 
 def run() -> None:
-    """Console entry point."""
-    app(args=with_default_command(sys.argv[1:]), prog_name="photosolve")
+    """Console entry point. A mistake in the command line (an unknown option, a number that is not one) is one
+    line too, naming the help to read, rather than click's boxed usage message."""
+    try:
+        from click.exceptions import UsageError  # typer up to 0.2x is built on click ...
+    except ImportError:
+        from typer._click.exceptions import UsageError  # ... later ones carry their own copy of it
+
+    args = with_default_command(sys.argv[1:])
+    if not args:
+        app(args=args, prog_name="photosolve")  # nothing asked: the help
+    try:
+        code = app(args=args, prog_name="photosolve", standalone_mode=False)
+    except UsageError as error:
+        where = error.ctx.command_path if error.ctx else "photosolve"
+        say(f"photosolve: {' '.join(error.format_message().split())} (see `{where} --help`)")
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -11,12 +11,14 @@ import numpy as np
 
 from ..solver.board_text import describe_placements, render_board
 from ..solver.search import BoardSizeError, solve
+from ..solver.tilefile import MAX_TILES
 from ..solver.tiles import Puzzle
+from ..vision.read.templates import SET_FILES
 from ..vision.render import solved_board
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
-from .photo_outputs import (DOUBTFUL, check_output, save_image, save_photo_templates, save_tile_file, scratch_path,
-                            write_annotated, write_debug)
+from .photo_outputs import (DEBUG_FILES, DOUBTFUL, check_folder, check_output, save_image, save_photo_templates,
+                            save_tile_file, scratch_path, write_annotated, write_debug)
 from .progress import Stages
 
 if TYPE_CHECKING:
@@ -33,6 +35,11 @@ def board_shape(rows: int | None, cols: int | None) -> tuple[int, int]:
             raise Fail(f"--{name} must be a positive number, got {value}", ExitCode.BAD_INPUT)
     rows = rows or cols or 3
     cols = cols or rows
+    if rows * cols == 1:  # (and reading one tile's halves without templates has no motif count to try)
+        raise Fail("a 1x1 board has one tile and no seam: there is nothing to solve", ExitCode.BAD_INPUT)
+    if rows * cols > MAX_TILES:
+        raise Fail(f"a {rows}x{cols} board has {rows * cols} tiles: photosolve solves boards of up to {MAX_TILES}",
+                   ExitCode.BAD_INPUT)
     return rows, cols
 
 
@@ -54,11 +61,13 @@ class PhotoOptions:
     review: bool = False  # ask about doubtful edges even without a terminal (answers from stdin)
     yes: bool = False  # without a terminal, take the best reading instead of exiting 5 on doubt
     motifs: int | None = None  # how many motifs the puzzle shows, as the person says: read from the photo alone
+    web: bool = False  # review the reading on a page in the browser (`--review web`, `photosolve review`)
 
     @property
     def asking(self) -> bool:
-        """Whether doubt is asked about: with --review, or at a terminal unless --yes."""
-        return self.review or (sys.stdin.isatty() and not self.yes)
+        """Whether doubt is asked about: with --review (in the terminal or on the page), or at a terminal unless
+        --yes."""
+        return self.review or self.web or (sys.stdin.isatty() and not self.yes)
 
 
 def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = None) -> ExitCode:
@@ -66,9 +75,13 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     photo_path = options.photo
     rows, cols = board_shape(options.rows, options.cols)
     check_motifs(options, rows, cols)
-    solved_target = check_output(options.output, photo_path, "--output")
-    annotate_target = check_output(options.annotate, photo_path, "--annotate")
-    tiles_target = check_output(options.save_tiles, photo_path, "--save-tiles", suffixes=None)
+    inputs = {"photo": photo_path, "tile file": options.tiles}
+    solved_target = check_output(options.output, inputs, "--output")
+    annotate_target = check_output(options.annotate, inputs, "--annotate", taken=(solved_target,))
+    tiles_target = check_output(options.save_tiles, inputs, "--save-tiles", suffixes=None,
+                                taken=(solved_target, annotate_target))
+    templates_folder = check_folder(options.save_templates, inputs, "--save-templates", SET_FILES)
+    debug_folder = check_folder(options.debug_dir, inputs, "--debug-dir", DEBUG_FILES)
     stages = Stages()
     if options.tiles is not None:
         photo, halves = find_photo_tiles(photo_path, rows, cols, stages, loading)
@@ -81,13 +94,15 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         read = settle_guess(read, options, halves, rows, cols, stages, tiles_target)
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
-    fixed = None
+    fixed, doubtful = None, []
     if options.tiles is None:  # typed-in edges are the person's word: solved as given, never repaired
         with stages.stage("checking the reading"):
             fixed = repair_reading(edge_posteriors_of(reading), rows, cols, rival=True)
         puzzle = report_repair(fixed, puzzle, names, photo_path)
         doubtful = fixed.doubtful(DOUBT_MARGIN)
-        if doubtful and options.asking:
+        if options.web:
+            pass  # the review page, below, shows the doubt and takes the answers
+        elif doubtful and options.asking:
             answers = review(puzzle, reading, doubtful, fixed, photo, halves, annotate_target or scratch_path(photo_path))
             if answers:
                 fixed = repair_reading(edge_posteriors_of(reading, answers), rows, cols)
@@ -103,6 +118,9 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
                        f"with --yes", ExitCode.NEEDS_REVIEW)
         elif doubtful:
             say(f"taking the best reading (--yes) although {len(doubtful)} doubtful edge(s) could change it")
+    if options.web:  # shown whatever the doubt, and for typed-in tiles too: the person asked to look
+        puzzle, reading = review_on_page(puzzle, reading, doubtful, photo, halves, read.how, rows, cols, photo_path,
+                                         tiles_target, solved_target)
     with stages.stage("solving"):
         result = solve_board(puzzle, rows, cols, photo_path)
     first = result.solutions[0] if result.solutions else None
@@ -114,10 +132,10 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     if tiles_target is not None:
         save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
                        tiles_target)
-    if options.save_templates:
-        save_photo_templates(puzzle, halves, Path(options.save_templates), photo_path)
-    if options.debug_dir:
-        write_debug(Path(options.debug_dir), halves)
+    if templates_folder is not None:
+        save_photo_templates(puzzle, halves, templates_folder, photo_path)
+    if debug_folder is not None:
+        write_debug(debug_folder, halves)
     if options.as_json:
         document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
         document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]
@@ -226,6 +244,22 @@ def review(puzzle: Puzzle, reading, doubtful, fixed, photo, halves, annotated: P
     return ask(questions, puzzle, labels, read_answer)
 
 
+def review_on_page(puzzle: Puzzle, reading, doubtful, photo, halves, how: str, rows: int, cols: int,
+                   photo_path: str, tiles_target: Path | None, solved_target: Path | None):
+    """--review web: the reading shown on the photo in the browser and corrected there (cli/web/); the puzzle and
+    the reading as the page left them."""
+    from .web.server import Desk, review_in_browser
+    from .web.session import Reviewed, changed, corrected_reading
+
+    reviewed = Reviewed(photo.image, halves.quads, halves.squares, reading, tuple(t.edges for t in puzzle.tiles),
+                        dict(puzzle.motif_names), tuple(doubtful), rows, cols, photo_path, how)
+    corrections = review_in_browser(Desk.open(reviewed, tiles_target, solved_target), say)
+    say(f"on the review page: {len(changed(reviewed, corrections.edges))} edge(s) changed, "
+        f"{len(corrections.checked)} checked")
+    return (puzzle_of(np.array(corrections.edges), puzzle.motif_names, photo_path),
+            corrected_reading(reviewed, corrections))
+
+
 def read_answer() -> str | None:
     line = sys.stdin.readline()
     return None if line == "" else line
@@ -287,7 +321,7 @@ def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, sta
 
 def say_weak_outlines(halves) -> None:
     """Name the tiles whose outlines lie on no clear edge: their edges are doubted, and the person should look."""
-    from ..vision.find.doubt import weak_outlines
+    from ..vision.read.doubt import weak_outlines
 
     weak = [] if halves.supports is None else weak_outlines(halves.supports)
     if weak:

@@ -12,7 +12,7 @@ from ..solver.formats import Loaded, guess_match, parse_clue, read_clues, read_p
 from ..solver.plan import ClueError
 from ..solver.search import BoardSizeError, SolveResult, solve
 from ..solver.search_run import Progress, Watch
-from ..solver.tilefile import TileFileError, TileReader, parse_order
+from ..solver.tilefile import MAX_TEXT_BYTES, TileFileError, TileReader, decode_tile_text, parse_order
 from ..solver.tiles import Puzzle
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
@@ -47,20 +47,20 @@ def read_input(path: str | None, order: str, expected: int | None, match: str | 
         if path is None and sys.stdin.isatty():
             return Loaded(_matched(prompt_for_tiles(order, expected), match))
         if path is None or path == "-":
-            return read_puzzle_text(sys.stdin.read(), "<stdin>", order, match)
+            stdin = getattr(sys.stdin, "buffer", None)  # bytes, so a byte-order mark is seen
+            text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(MAX_TEXT_BYTES + 1), "<stdin>")
+            return read_puzzle_text(text, "<stdin>", order, match)
+        # FILE.json#NAME: one puzzle of a suite
         file = Path(path.rsplit("#", 1)[0] if path.lower().split("#")[0].endswith(".json") else path)
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
         try:
-            text: str | None = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = None
+            with file.open("rb") as handle:
+                data = handle.read(MAX_TEXT_BYTES + 1)  # a longer file is refused unread
         except OSError as error:
             raise Fail(f"{path}: cannot read it: {error.strerror}", ExitCode.BAD_INPUT) from None
-        if text is None or "\x00" in text:  # some binary files are valid UTF-8, but no tile file holds a NUL
-            raise Fail(f"{path}: not a text tile file (is it a photo? use `photosolve {path}`)", ExitCode.BAD_INPUT)
-        return read_puzzle_text(text, path, order, match)
+        return read_puzzle_text(decode_tile_text(data, path), path, order, match)
     except TileFileError as error:
         raise Fail(str(error), ExitCode.BAD_INPUT) from None
 

@@ -15,7 +15,7 @@ import json
 from typing import NamedTuple
 
 from .plan import Clue
-from .tilefile import INTEGER, TileFileError, parse_tiles
+from .tilefile import INTEGER, MAX_TILES, TileFileError, parse_tiles
 from .tiles import BORDER, Puzzle, Tile
 
 
@@ -93,7 +93,13 @@ def _puz(text: str, source: str) -> Loaded:
         tiles.append(Tile(len(tiles) + 1, tuple(int(t) for t in tokens), number + 1))
     if len(tiles) != rows * cols:
         raise TileFileError(source, None, f"the header says {cols}x{rows} = {rows * cols} tiles, the file has {len(tiles)}")
+    _not_too_many(len(tiles), source)
     return Loaded(Puzzle(tuple(tiles), {}, source, "equal"), rows, cols)
+
+
+def _not_too_many(count: int, source: str) -> None:
+    if count > MAX_TILES:
+        raise TileFileError(source, None, f"{count} tiles: photosolve solves boards of up to {MAX_TILES} tiles (20 x 20)")
 
 
 def _json(text: str, source: str, name: str | None) -> Loaded:
@@ -112,6 +118,7 @@ def _json(text: str, source: str, name: str | None) -> Loaded:
             isinstance(p, list) and len(p) == 4 and all(isinstance(v, int) for v in p) for p in pieces):
         raise TileFileError(source, None, 'expected {"w": W, "h": H, "signed": true|false, '
                                           '"pieces": [[n, e, s, w], ...]} with whole-number edges')
+    _not_too_many(len(pieces), source)
     rows, cols = document.get("h"), document.get("w")
     if not (isinstance(rows, int) and isinstance(cols, int) and rows > 0 and cols > 0 and rows * cols == len(pieces)):
         rows = cols = None

@@ -1,16 +1,28 @@
 """The typed-in tile format: one tile per line, four edges, `#` comments.
 
 An edge is a signed integer (`3`, `-3`: the two halves of motif 3; `0`: a flat border edge) or a named
-half (`brown+`, `brown-`), whose motifs are numbered in order of first appearance.
+half (`brown+`, `brown-`), whose motifs are numbered in order of first appearance. Files are UTF-8, with or
+without the byte-order mark Windows Notepad writes, or UTF-16/32 with a byte-order mark ("Unicode" in Notepad).
 """
 from __future__ import annotations
 
+import codecs
 import re
 
 from .tiles import SIDES, Edges, Puzzle, Tile
 
-INTEGER = re.compile(r"[+-]?\d+")
-NAMED_HALF = re.compile(r"([A-Za-z][A-Za-z0-9_.]*)([+-])")
+INTEGER = re.compile(r"[+-]?\d{1,6}")  # a motif number up to 999999: more than any board photosolve takes needs
+NAMED_HALF = re.compile(r"([^\W\d_][\w.]*)([+-])")  # a name in any alphabet (grün+), then its sign
+# 400 tiles (20 x 20) is beyond every puzzle sold (Eternity II, the largest, has 256); the search keeps its own
+# stack (solver/engine.py), so no recursion limit bounds it.
+MAX_TILES = 400
+# 400 tiles with a long comment on each line (a --save-tiles file's is 40 characters) take some 50 kB: a file
+# larger than this is no tile file, and is not read into memory.
+MAX_TEXT_BYTES = 1_000_000
+MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})  # a word processor's minus and en dash, as typed
+# Byte-order marks, longest first: UTF-32's begins with UTF-16's.
+ENCODINGS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 class TileFileError(ValueError):
@@ -22,6 +34,23 @@ class TileFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def decode_tile_text(data: bytes, source: str) -> str:
+    """A tile file's bytes as text: by its byte-order mark if it has one, else UTF-8; binary files refused."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise TileFileError(source, None, f"more than {MAX_TEXT_BYTES // 1000} kB: no tile file is that long "
+                                          f"({MAX_TILES} tiles at most)")
+    encoding = next((name for bom, name in ENCODINGS if data.startswith(bom)), "utf-8")
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        text = None
+    # Some binary files are valid UTF-8, but no tile file holds a NUL.
+    if text is None or "\x00" in text:
+        photo = "" if source.startswith("<") else f" (is it a photo? use `photosolve {source}`)"
+        raise TileFileError(source, None, f"not a text tile file in UTF-8 or UTF-16{photo}")
+    return text
+
+
 def parse_order(order: str, source: str = "--order") -> tuple[int, ...]:
     """For an edge-order string like 'NWES', the side (index into N E S W) of each written edge."""
     letters = order.strip().upper()
@@ -31,9 +60,11 @@ def parse_order(order: str, source: str = "--order") -> tuple[int, ...]:
     return tuple(SIDES.index(letter) for letter in letters)
 
 
-def _shown(token: str) -> str:
-    """A token as it can be printed on one line: control characters (from a binary file, say) escaped."""
-    return token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+def _shown(token: str, longest: int = 40) -> str:
+    """A token as it can be printed on one short line: control characters (from a binary file, say) escaped, and
+    cut after `longest` characters."""
+    shown = token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+    return shown if len(shown) <= longest else shown[:longest] + "..."
 
 
 class TileReader:
@@ -48,9 +79,12 @@ class TileReader:
 
     def read_line(self, text: str, line: int | None = None) -> Tile | None:
         """The tile on one line, or None for a blank or comment line."""
-        tokens = text.split("#", 1)[0].split()
+        tokens = text.split("#", 1)[0].translate(MINUS_SIGNS).split()
         if not tokens:
             return None
+        if len(self.tiles) == MAX_TILES:
+            raise TileFileError(self.source, line, f"more than {MAX_TILES} tiles: photosolve solves boards of up to "
+                                                   f"{MAX_TILES} tiles (20 x 20)")
         if len(tokens) != 4:
             raise TileFileError(self.source, line,
                                 f"a tile needs 4 edges, found {len(tokens)} ({_shown(' '.join(tokens))}): "
@@ -78,8 +112,8 @@ class TileReader:
         named = NAMED_HALF.fullmatch(token)
         if not named:
             raise TileFileError(self.source, line,
-                                f"'{_shown(token)}' is not an edge: write a signed integer (3, -3, 0 for a border) "
-                                "or a named half (brown+, brown-)")
+                                f"'{_shown(token)}' is not an edge: write a signed integer (3, -3, 0 for a border; "
+                                "at most 6 digits) or a named half (brown+, brown-)")
         name, sign = named.groups()
         if name not in self.names:
             number = len(self.names) + 1

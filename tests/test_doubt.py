@@ -7,7 +7,8 @@ import numpy as np
 
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.read.classify import reading_from
-from photosolve.vision.find.doubt import WEAK_OUTLINE, outline_supports, outline_trust, weak_outlines, with_outline_doubt
+from photosolve.vision.read.doubt import (WEAK_OUTLINE, outline_supports, outline_trust, weak_outlines,
+                                         with_outline_doubt)
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.types import TileQuad
 

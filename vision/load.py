@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from pathlib import Path
 from typing import Callable
 
@@ -12,6 +13,11 @@ from .errors import UnreadableImage
 from .types import Photo
 
 WORK_SIDE = 1200  # segmentation runs on this many pixels along the longer side; crops come from full resolution
+# The largest photo decoded, checked on the header before any pixel is: 150 MP takes a 108 MP phone's photos
+# (12000 x 9000) and refuses decompression bombs; a photo just under it peaks at the memory bench/load_memory.py
+# measures (README: Limits). Pillow refuses on its own above 2 x Image.MAX_IMAGE_PIXELS (179 MP).
+MAX_PIXELS = 150_000_000
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 
 try:  # HEIC/HEIF from phones, when the optional plugin is installed
     from pillow_heif import register_heif_opener
@@ -29,16 +35,50 @@ def load_photo(path: str | Path) -> Photo:
     tables = threading.Thread(target=build_colour_tables, daemon=True)
     tables.start()
     try:
-        with Image.open(path) as opened:
-            opened.load()
-            image = ImageOps.exif_transpose(opened)
-            rgb = to_rgb8(image)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
-        hint = " (HEIC needs `pip install pillow-heif`)" if path.suffix.lower() in {".heic", ".heif"} else ""
-        raise UnreadableImage(f"{path}: not an image photosolve can read{hint}: {error}") from None
+        # Pillow warns on stderr of what it skips (corrupt EXIF, odd chunks) and reads on: so do we, silently.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with open_checked(path) as opened:
+                opened.load()
+                ImageOps.exif_transpose(opened, in_place=True)  # in place: no second copy of a big photo
+                rgb = to_rgb8(opened)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as error:
+        hint = " (HEIC needs `pip install pillow-heif`)" if is_heif(path) else ""
+        raise UnreadableImage(f"{path}: not an image photosolve can read{hint}: {one_line(error)}") from None
     finally:
         tables.join()  # OpenCV may not guard the tables' first build: never two threads at it
     return photo_from_array(rgb, str(path))
+
+
+def open_checked(path: Path) -> Image.Image:
+    """The image opened (its header read, no pixel decoded), refused if it declares more than MAX_PIXELS."""
+    refusal = (f"{path}: more pixels than photosolve reads ({MAX_PIXELS / 1e6:.0f} megapixels at most): "
+               "take the photo at a lower resolution (12 megapixels is plenty)")
+    with warnings.catch_warnings():  # Pillow warns of big images on stderr; refused below instead
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            opened = Image.open(path)
+        except Image.DecompressionBombError:
+            raise UnreadableImage(refusal) from None
+    width, height = opened.size
+    if width * height > MAX_PIXELS:
+        opened.close()
+        raise UnreadableImage(refusal.replace("more pixels", f"{width}x{height} pixels, more", 1))
+    return opened
+
+
+def is_heif(path: Path) -> bool:
+    """Whether the file is HEIC/HEIF (or AVIF) by its name or by the brand in its first box."""
+    if path.suffix.lower() in {".heic", ".heif", ".hif", ".avif"}:
+        return True
+    with open(path, "rb") as file:
+        head = file.read(12)
+    return head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line (some decoders' messages span several)."""
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def begin_loading(path: str | Path) -> Callable[[], Photo]:
@@ -46,18 +86,22 @@ def begin_loading(path: str | Path) -> Callable[[], Photo]:
     whatever the program does meanwhile, such as importing the rest of itself. The function returned waits for
     the photo, raising what load_photo raised."""
     outcome: dict[str, object] = {}
+    # Waited for through an Event, not Thread.join: a join interrupted by Ctrl-C (Python 3.11) may return at once
+    # the next time, and a process that exits while OpenCV works in the thread aborts (exit 134).
+    done = threading.Event()
 
     def load() -> None:
         try:
             outcome["photo"] = load_photo(path)
         except Exception as error:  # handed to whoever waits for the photo
             outcome["error"] = error
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=load, daemon=True)
-    thread.start()
+    threading.Thread(target=load, daemon=True).start()
 
     def photo() -> Photo:
-        thread.join()
+        done.wait()
         if "error" in outcome:
             raise outcome["error"]
         return outcome["photo"]
@@ -95,13 +139,34 @@ def photo_from_array(rgb: np.ndarray, source: str = "<array>") -> Photo:
 
 def to_rgb8(image: Image.Image) -> np.ndarray:
     """Any Pillow mode as H x W x 3 uint8 RGB; alpha is laid over mid grey, 16-bit is scaled down."""
-    if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
-        array = np.asarray(image, dtype=np.float64)
-        top = 65535.0 if image.mode.startswith("I;16") or array.max() > 255 else 255.0
-        gray = np.clip(array / top * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    if image.mode.startswith("I") or image.mode == "F":
+        array = np.asarray(image, dtype=np.float32)
+        gray = np.clip(array * (255.0 / full_scale(image.mode, array)) + 0.5, 0, 255).astype(np.uint8)
         return np.repeat(gray[:, :, None], 3, axis=2)
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (128, 128, 128, 255))
         return np.asarray(Image.alpha_composite(background, rgba).convert("RGB"))
-    return np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+    return rgb_array(image if image.mode == "RGB" else image.convert("RGB"))
+
+
+def rgb_array(image: Image.Image, band: int = 64) -> np.ndarray:
+    """An RGB Pillow image as an array, copied a band of rows at a time: np.asarray of the whole image holds two
+    transient copies of its bytes besides the result (bench/load_memory.py: 10.4 bytes a pixel at peak, not 7.7).
+    Bands of 64 rows stay in the processor's cache: 14 ms for 12 MP, np.asarray 44 ms (median of 7, this machine)."""
+    width, height = image.size
+    rgb = np.empty((height, width, 3), np.uint8)
+    for top in range(0, height, band):
+        rgb[top:top + band] = np.asarray(image.crop((0, top, width, min(height, top + band))))
+    return rgb
+
+
+def full_scale(mode: str, gray: np.ndarray) -> float:
+    """The value that is white in a 16-bit, 32-bit or float grayscale image: 16-bit files use the full 65535,
+    float files 1.0; 32-bit files carry no convention, so the smallest of 255, 65535 that holds every value."""
+    if mode.startswith("I;16"):
+        return 65535.0
+    top = float(np.nanmax(gray)) if gray.size else 0.0
+    if mode == "F" and top <= 1.0:
+        return 1.0
+    return next((scale for scale in (255.0, 65535.0) if top <= scale), max(top, 1.0))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .read.classify import Reading, list_forcing, read_halves
-from .find.doubt import outline_supports, with_outline_doubt
+from .read.doubt import outline_supports, with_outline_doubt
 from .read.features import band_features, white_bands
 from .rectify import rectify_all
 from .find.segment import find_tiles

@@ -1,2 +1,2 @@
-"""Finding the tiles: masks of where tiles may be, rough outlines, each side put on its edge, and how much to trust
-each outline (doubt). Photo in, one quad per tile out."""
+"""Finding the tiles: masks of where tiles may be, rough outlines, each side put on its edge. Photo in, one quad
+per tile out."""

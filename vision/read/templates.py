@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,12 +20,14 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from ..errors import TemplateError
+from ..errors import TemplateError, VisionError
+from ..load import open_checked
 from .features import FEATURES_VERSION, band_features, feature_length
 
 BUNDLED = Path(__file__).parent / "templates"
 MOSAIC_COLUMNS = 8
 FEATURES_FILE = "features.npz"
+SET_FILES = ("manifest.json", "halves.png", FEATURES_FILE)  # what save_templates writes into a set's folder
 WHITE_SCALE = 1.2  # white-balanced values run to 1.2; stored as 8 bits over that range
 
 
@@ -70,24 +73,79 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
         raise TemplateError(f"no template set '{name_or_dir}': give a folder made by `photosolve learn` "
                             f"or one of the bundled sets ({known})")
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        labels = np.array(manifest["labels"], dtype=int)
+        manifest = read_manifest(manifest_path)
+        labels = np.array(manifest["labels"], dtype=np.int64)
         height, width = manifest["band_size"]
-        mosaic = np.asarray(Image.open(folder / manifest.get("mosaic", "halves.png")).convert("RGB"))
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise TemplateError(f"{folder}: not a readable template set ({error}): make it again with `photosolve learn`")
-    bands = [mosaic[(i // MOSAIC_COLUMNS) * height:(i // MOSAIC_COLUMNS + 1) * height,
-                    (i % MOSAIC_COLUMNS) * width:(i % MOSAIC_COLUMNS + 1) * width] for i in range(len(labels))]
-    return TemplateSet(
-        name=manifest.get("name", folder.name),
-        motif_names={int(k): v for k, v in manifest.get("motifs", {}).items()},
-        labels=labels,
-        bands=as_bands(np.stack(bands)),
-        half_names=manifest.get("halves", {}),
-        source=manifest.get("source", ""),
-        tiles=tuple(tuple(int(v) for v in edges) for edges in manifest.get("tiles", [])),  # older sets lack it
-        stored_features=current_features(folder / FEATURES_FILE, len(labels)),
-    )
+        mosaic = read_mosaic(folder / manifest["mosaic"], len(labels), height, width)
+        bands = [mosaic[(i // MOSAIC_COLUMNS) * height:(i // MOSAIC_COLUMNS + 1) * height,
+                        (i % MOSAIC_COLUMNS) * width:(i % MOSAIC_COLUMNS + 1) * width] for i in range(len(labels))]
+        return TemplateSet(
+            name=manifest["name"] or folder.name,
+            motif_names={int(k): v for k, v in manifest["motifs"].items()},
+            labels=labels,
+            bands=as_bands(np.stack(bands)),
+            half_names=manifest["halves"],
+            source=manifest["source"],
+            tiles=tuple(tuple(int(v) for v in edges) for edges in manifest["tiles"]),  # older sets lack it
+            stored_features=current_features(folder / FEATURES_FILE, len(labels)),
+        )
+    except (OSError, ValueError, KeyError, TypeError, VisionError) as error:
+        raise TemplateError(f"{folder}: not a readable template set ({' '.join(str(error).split())}): "
+                            "make it again with `photosolve learn`") from None
+
+
+def read_manifest(path: Path) -> dict:
+    """manifest.json with every field checked for its kind (a ValueError names the first that is wrong) and the
+    optional ones filled in: a set is input like any other, and may have been edited by hand."""
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(manifest, dict):
+        raise ValueError("manifest.json is not an object")
+    checked = {}
+    for key, (default, valid, kind) in MANIFEST_FIELDS.items():
+        checked[key] = manifest.get(key, default)
+        if not valid(checked[key]):
+            raise ValueError(f"manifest.json: '{key}' is not {kind}")
+    return checked
+
+
+def _is_int(value) -> bool:
+    return type(value) is int and abs(value) < 10**6  # JSON's true/false are not numbers; 10**6: as tile files
+
+
+def _is_names(value) -> bool:
+    return isinstance(value, dict) and all(isinstance(name, (str, dict)) for name in value.values())
+
+
+# Each field: its default (None: required), its check, and what it should be, for the message.
+MANIFEST_FIELDS = {
+    "labels": (None, lambda v: isinstance(v, list) and all(map(_is_int, v)) and len(set(v)) >= 2,
+               "a list of signed motif numbers, two different ones at least"),
+    # 1000: far above the bands photosolve cuts (a few dozen to a hundred pixels), far below a memory bomb.
+    "band_size": (None, lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(n) and 1 <= n <= 1000
+                                                                               for n in v),
+                  "two pixel counts from 1 to 1000"),
+    "mosaic": ("halves.png", lambda v: isinstance(v, str) and v not in ("", ".", "..") and Path(v).name == v,
+               "a file name in the set's folder"),
+    "name": ("", lambda v: isinstance(v, str), "text"),
+    "source": ("", lambda v: isinstance(v, str), "text"),
+    "motifs": ({}, lambda v: _is_names(v) and all(k.lstrip("-").isdigit() and isinstance(n, str) for k, n in v.items()),
+               "an object from motif numbers to names"),
+    "halves": ({}, _is_names, "an object of names"),
+    "tiles": ([], lambda v: isinstance(v, list) and all(isinstance(t, list) and len(t) == 4 and all(map(_is_int, t))
+                                                         for t in v),
+              "a list of tiles of 4 signed motif numbers"),
+}
+
+
+def read_mosaic(path: Path, count: int, height: int, width: int) -> np.ndarray:
+    """halves.png as pixels, refused unless it is exactly the mosaic of `count` halves of height x width that
+    save_templates writes (checked on its header, before decoding: a set is input like any other)."""
+    expected = (MOSAIC_COLUMNS * width, -(-count // MOSAIC_COLUMNS) * height)
+    with open_checked(path) as image:
+        if image.size != expected:
+            raise ValueError(f"{path.name} is {image.size[0]}x{image.size[1]} pixels, the manifest's "
+                             f"{count} halves of {height}x{width} make {expected[0]}x{expected[1]}")
+        return np.asarray(image.convert("RGB"))
 
 
 def bundled_features(name: str) -> np.ndarray:
@@ -116,8 +174,8 @@ def current_features(path: Path, count: int) -> np.ndarray | None:
     try:
         with np.load(path) as stored:
             features, version = stored["features"], int(stored["version"])
-    except (OSError, ValueError, KeyError):
-        return None
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None  # missing or damaged: measured again from the pictures
     current = version == FEATURES_VERSION and features.shape == (count, feature_length())
     return features.astype(np.float32) if current else None
 

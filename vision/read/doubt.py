@@ -14,11 +14,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..read.classify import Reading, reading_from
+from ..find.segment import EDGE_WEIGHTS
+from ..find.sides import edge_support
 from ..geometry import rescale_points
-from .segment import EDGE_WEIGHTS
-from .sides import edge_support
 from ..types import Photo, TileQuad
+from .classify import Reading, reading_from
 
 WEAK_OUTLINE = 0.25  # of the photo's median tile support: below this a tile's outline is doubted (see above)
 LEAST_TRUST = 0.1  # the flattening's least power: the reader's own order of labels is kept
