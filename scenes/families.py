@@ -67,11 +67,14 @@ def _pick(pool, count: int, rng: np.random.Generator) -> list:
     return [pool[i] for i in rng.choice(len(pool), size=min(count, len(pool)), replace=False)]
 
 
-def _hues(count: int, rng: np.random.Generator) -> list[float]:
-    """`count` target hues spread round the circle, two of them only ~25 degrees apart (close colours)."""
-    start = rng.uniform(0, 360)
-    hues = [(start + 360 * i / max(count - 1, 1) + rng.uniform(-8, 8)) % 360 for i in range(max(count - 1, 1))]
-    hues.append((hues[0] + rng.choice([-1, 1]) * rng.uniform(20, 30)) % 360)
+def _hues(count: int, rng: np.random.Generator, start: float | None = None, close: bool = True) -> list[float]:
+    """`count` hues spread round the circle from `start` (the picture's own hue, kept as the first, so no
+    variant repeats the original); with `close`, the last is only 20-30 degrees from the first (close colours)."""
+    start = rng.uniform(0, 360) if start is None else start
+    spread = count - 1 if close and count > 1 else count
+    hues = [start] + [(start + 360 * i / spread + rng.uniform(-8, 8)) % 360 for i in range(1, spread)]
+    if close and count > 1:
+        hues.append((start + rng.choice([-1, 1]) * rng.uniform(20, 30)) % 360)
     return hues[:count]
 
 
@@ -85,7 +88,9 @@ def _recoloured(pool, count: int, rng: np.random.Generator, small: bool) -> list
     else:
         raise ValueError("no emoji in the pool has a colour band to recolour")
     hue = fitting[0][0]
-    targets = _hues(count, rng)
+    # a whole figure in new colours, two of them close; a small detail in clearly different colours, the
+    # original among them
+    targets = _hues(count, rng, start=hue if small else None, close=not small)
     out = []
     for i, to in enumerate(targets):
         value = 1.0 if i % 2 == 0 else float(rng.uniform(0.75, 1.0))
@@ -131,7 +136,7 @@ def _photo_motifs(names: tuple[str, ...]) -> Callable:
             main = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))[:1] or [(30.0, 1.0)]
             return [(f"{name} {i + 1}", Picture("photo", name, box, shape,
                                                  None if i == 0 else Recolour(main[0][0], 45.0, float(to))))
-                    for i, to in enumerate(_hues(count, rng))]
+                    for i, to in enumerate(_hues(count, rng, start=main[0][0]))]
         if kind == "distinct":
             # one crop from each photo first, so the motifs differ in colour as far as the set allows
             order = rng.permutation(len(boxes))
@@ -153,7 +158,7 @@ def _photo_motifs(names: tuple[str, ...]) -> Callable:
             bands = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))
             small = [b for b in bands if 0.02 <= b[1] <= 0.2] or bands[-1:] or [(30.0, 0.0)]
             out = []
-            for i, to in enumerate(_hues(count, rng)):
+            for i, to in enumerate(_hues(count, rng, start=small[0][0], close=False)):
                 change = None if i == 0 else Recolour(small[0][0], 20.0, float(to))
                 out.append((f"{name} {i + 1}", Picture("photo", name, box, shape, change)))
             return out
