@@ -257,7 +257,7 @@ def granite(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
                          [[0.06, 0.06, 0.07], [0.38, 0.38, 0.40], [0.80, 0.80, 0.80]],   # salt and pepper
                          [[0.04, 0.04, 0.05], [0.16, 0.15, 0.15], [0.45, 0.42, 0.40]]])  # dark (absolute black-ish)
     colours = palettes[rng.integers(len(palettes))] * rng.uniform(0.9, 1.1)
-    crystal = max(1.5, tile * rng.uniform(0.012, 0.025))
+    crystal = max(1.2, tile * rng.uniform(0.006, 0.012))  # 1-3 mm grains on a tile of ~8 cm
     a = smooth_noise(shape, (crystal, crystal), rng)
     b = smooth_noise(shape, (crystal * 1.7, crystal * 1.7), rng)
     out = np.empty(shape + (3,), np.float32)
