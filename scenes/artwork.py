@@ -15,8 +15,10 @@ import numpy as np
 
 from photosolve.solver.tiles import Edges
 
-from . import figures
+from . import figures, pictures
+from .faces import FacePrint, face_rgb
 from .figures import DEPTH, FIGURES, HALF_WIDTH, Pen
+from .pictures import Picture
 
 RGB = tuple[int, int, int]
 
@@ -35,6 +37,8 @@ class Motif:
     colours: tuple[RGB, ...]  # main, secondary, accents
     plus_half: str = "head"
     minus_half: str = "tail"
+    picture: Picture | None = None  # an emoji or photo shown instead of the figure drawing
+    extent: float = 1.0  # the half's frame (DEPTH, HALF_WIDTH) scaled: figures covering more of the tile
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class Artwork:
     face: RGB = (244, 240, 228)
     border: RGB = (60, 60, 60)
     key: tuple = field(default=(), repr=False)  # what makes two artworks of one name differ (seed)
+    design: FacePrint | None = None  # a face printed other than plain `face` (strong, bordered, busy)
 
     @property
     def motif_names(self) -> dict[int, str]:
@@ -174,12 +179,12 @@ def random_artwork(motifs: int, seed: int) -> Artwork:
 # ---------------------------------------------------------------------------------------------
 # Drawing
 
-def _half_size(size: int) -> tuple[int, int]:
+def _half_size(size: int, extent: float = 1.0) -> tuple[int, int]:
     """(depth, width) in pixels of one half; width has the parity of `size` so halves centre exactly."""
-    width = int(round(2 * HALF_WIDTH * size))
+    width = int(round(2 * HALF_WIDTH * extent * size))
     if (size - width) % 2:
         width -= 1
-    return int(round(DEPTH * size)), width
+    return int(round(min(DEPTH * extent, 0.5 - CORNER_CLEAR) * size)), width
 
 
 def _motif_seed(m: Motif) -> int:
@@ -190,16 +195,20 @@ def _motif_seed(m: Motif) -> int:
 @lru_cache(maxsize=256)
 def _whole_figure(m: Motif, size: int) -> np.ndarray:
     """The whole figure, premultiplied float32 RGBA (2*depth, width, 4), cut between the two halves."""
-    if m.figure not in FIGURES:
+    if m.picture is None and m.figure not in FIGURES:
         raise ValueError(f"no drawing for figure {m.figure!r} of motif {m.name!r}")
-    depth, width = _half_size(size)
+    depth, width = _half_size(size, m.extent)
     ss = 3 if size < 256 else 2  # supersample; cv2 anti-aliasing alone is too soft on thin lines
-    canvas = np.zeros((2 * depth * ss, width * ss, 4), np.uint8)
+    reach = 0.5 - CORNER_CLEAR
+    if m.picture is not None:
+        canvas = pictures.whole(m.picture, 2 * depth * ss, width * ss, size * ss, reach)
+    else:
+        canvas = np.zeros((2 * depth * ss, width * ss, 4), np.uint8)
     pen = Pen(canvas, size * ss, (width * ss / 2 - 0.5, depth * ss - 0.5))
-    FIGURES[m.figure](pen, m.colours, np.random.default_rng(_motif_seed(m)))
+    if m.picture is None:
+        FIGURES[m.figure](pen, m.colours, np.random.default_rng(_motif_seed(m)))
     # keep the figure inside its triangle towards the tile centre, clear of the corners
     mask = np.zeros(canvas.shape[:2], np.uint8)
-    reach = 0.5 - CORNER_CLEAR
     tri = [(-reach, 0), (0, -reach), (reach, 0), (0, reach)]
     cv2.fillPoly(mask, [np.array([pen.pt(x, y) for x, y in tri], np.int32)], 255, cv2.LINE_AA, 4)
     canvas = cv2.multiply(canvas, cv2.merge([mask] * 4), scale=1 / 255)
@@ -223,9 +232,9 @@ def _half(m: Motif, plus: bool, side: int, size: int) -> tuple[np.ndarray, np.nd
     return rgb, keep
 
 
-def _region(side: int, size: int) -> tuple[slice, slice]:
+def _region(side: int, size: int, extent: float = 1.0) -> tuple[slice, slice]:
     """Rows and columns of the tile that the half on `side` covers."""
-    depth, width = _half_size(size)
+    depth, width = _half_size(size, extent)
     x0 = (size - width) // 2
     along, inward = slice(x0, x0 + width), (slice(0, depth), slice(size - depth, size))
     return [(inward[0], along), (along, inward[1]), (inward[1], along), (along, inward[0])][side]
@@ -242,13 +251,14 @@ def _rounded_distance(size: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _blank(face: RGB, border: RGB, size: int) -> tuple[np.ndarray, np.ndarray]:
+def _blank(face: RGB, border: RGB, size: int, design: FacePrint | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The empty printed face (float RGB 0..255) with its border line, and the outline's alpha."""
     d = _rounded_distance(size)
     alpha = np.clip(255 * (0.5 - d) + 0.5, 0, 255).astype(np.uint8)
     inset, width = BORDER_INSET * size, max(1.0, BORDER_WIDTH * size)
     line = np.clip(width / 2 + 0.5 - np.abs(d + inset), 0, 1)[..., None]
-    rgb = (np.asarray(face, np.float32) * (1 - line) + np.asarray(border, np.float32) * line).astype(np.float32)
+    card = np.asarray(face, np.float32) if design is None else face_rgb(design, size)
+    rgb = (card * (1 - line) + np.asarray(border, np.float32) * line).astype(np.float32)
     rgb.setflags(write=False)
     alpha.setflags(write=False)
     return rgb, alpha
@@ -261,13 +271,14 @@ def draw_tile(edges: Edges, art: Artwork, size: int = 512) -> np.ndarray:
         if e != 0 and abs(e) not in art.motifs:
             raise ValueError(f"artwork {art.name!r} has no motif {abs(e)} (edge {e}); "
                              f"it has {sorted(art.motifs)}")
-    blank, alpha = _blank(tuple(art.face), tuple(art.border), size)
+    blank, alpha = _blank(tuple(art.face), tuple(art.border), size, art.design)
     rgb = blank.copy()
     for side, e in enumerate(edges):
         if e == 0:
             continue
-        colour, keep = _half(art.motifs[abs(e)], e > 0, side, size)
-        region = rgb[_region(side, size)]
+        motif = art.motifs[abs(e)]
+        colour, keep = _half(motif, e > 0, side, size)
+        region = rgb[_region(side, size, motif.extent)]
         region *= keep
         region += colour
     out = np.empty((size, size, 4), np.uint8)

@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
-BACKGROUNDS = ("wood", "darkwood", "cloth", "tablecloth", "stone", "marble", "laminate")
+BACKGROUNDS = ("wood", "darkwood", "cloth", "tablecloth", "stone", "marble", "laminate", "granite", "whitedesk",
+               "slate")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,6 +251,37 @@ def laminate(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
     return (base * (1 + 0.015 * fine + 0.03 * slow)[..., None]).astype(np.float32)
 
 
+def granite(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
+    """A polished granite worktop: crystals of black, white and pink or grey a few millimetres across."""
+    palettes = np.array([[[0.08, 0.08, 0.09], [0.62, 0.46, 0.42], [0.85, 0.84, 0.82]],   # rosa: black, pink, white
+                         [[0.06, 0.06, 0.07], [0.38, 0.38, 0.40], [0.80, 0.80, 0.80]],   # salt and pepper
+                         [[0.04, 0.04, 0.05], [0.16, 0.15, 0.15], [0.45, 0.42, 0.40]]])  # dark (absolute black-ish)
+    colours = palettes[rng.integers(len(palettes))] * rng.uniform(0.9, 1.1)
+    crystal = max(1.2, tile * rng.uniform(0.006, 0.012))  # 1-3 mm grains on a tile of ~8 cm
+    a = smooth_noise(shape, (crystal, crystal), rng)
+    b = smooth_noise(shape, (crystal * 1.7, crystal * 1.7), rng)
+    out = np.empty(shape + (3,), np.float32)
+    out[:] = colours[1]
+    out[a > 0.55] = colours[0]
+    out[(b > 0.7) & (a < 0.3)] = colours[2]
+    return out * (1 + 0.05 * fractal_noise(shape, (tile * 0.5, tile * 0.5), rng, octaves=2))[..., None]
+
+
+def whitedesk(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
+    """A white office desk: brighter than most tile faces, almost no texture."""
+    base = np.array([0.93, 0.93, 0.92]) * rng.uniform(0.95, 1.03)
+    fine = fractal_noise(shape, (2.0, 2.0), rng, octaves=2)
+    slow = smooth_noise(shape, (tile * 1.5, tile * 1.5), rng)
+    return (base * (1 + 0.01 * fine + 0.02 * slow)[..., None]).astype(np.float32)
+
+
+def slate(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
+    """A dark matte table (slate, black-stained wood, a dark mat): where dark tiles lie hardest to see."""
+    base = np.array([0.10, 0.10, 0.11]) * rng.uniform(0.7, 1.4) * rng.uniform(0.9, 1.1, 3)
+    mottle = fractal_noise(shape, (tile * 0.15, tile * 0.15), rng, octaves=3)
+    return (base * (1 + 0.12 * mottle)[..., None]).astype(np.float32)
+
+
 def table_texture(kind: str, shape: tuple[int, int], tile: float, rng: np.random.Generator,
                   detail: float = 0.5) -> np.ndarray:
     """The table surface (H x W x 3 float32, 0..1) at `tile` pixels per tile side, turned at random.
@@ -267,6 +299,9 @@ def table_texture(kind: str, shape: tuple[int, int], tile: float, rng: np.random
         "stone": lambda s: stone(s, tile, rng),
         "marble": lambda s: marble(s, tile, rng),
         "laminate": lambda s: laminate(s, tile, rng),
+        "granite": lambda s: granite(s, tile, rng),
+        "whitedesk": lambda s: whitedesk(s, tile, rng),
+        "slate": lambda s: slate(s, tile, rng),
     }
     if kind not in makers:
         raise ValueError(f"unknown background {kind!r}: choose one of {', '.join(BACKGROUNDS)}")

@@ -21,6 +21,7 @@ from photosolve.solver import Puzzle, Solution, solve, turn_edges
 from photosolve.solver.generate import planted_puzzle
 from photosolve.solver.tilefile import parse_tiles
 
+from . import families
 from . import photograph as ph
 from .artwork import PUZZLE_ARTWORK, Artwork, artwork, draw_tile, random_artwork
 
@@ -310,13 +311,21 @@ def _resolve_puzzle(puzzle, seed: int, rows: int | None, cols: int | None, art: 
         given, planted = planted_puzzle(rows, cols, motifs, random.Random(seed))
         art = art or random_artwork(motifs, seed)
         puzzle = Puzzle(given.tiles, art.motif_names, name)
+    elif puzzle.startswith("family:"):
+        family, motifs = _family_spec(puzzle)
+        name = puzzle
+        rows, cols = rows or 3, cols or 3
+        given, planted = planted_puzzle(rows, cols, motifs, random.Random(seed))
+        art = art or families.family_artwork(family, motifs, seed)
+        puzzle = Puzzle(given.tiles, art.motif_names, name)
     elif puzzle in PUZZLE_ARTWORK:
         name = puzzle
         path = SAMPLES / f"{puzzle}.tiles"
         puzzle = parse_tiles(path.read_text(), str(path))
         art = art or artwork(name)
     else:
-        raise ValueError(f"unknown puzzle {puzzle!r}: a name in {PUZZLE_ARTWORK}, 'random:<motifs>' or a Puzzle")
+        raise ValueError(f"unknown puzzle {puzzle!r}: a name in {PUZZLE_ARTWORK}, 'random:<motifs>', "
+                         f"'family:<family>[:<motifs>]' or a Puzzle")
     count = len(puzzle.tiles)
     if rows is None and cols is None:
         rows = cols = round(math.sqrt(count))
@@ -325,6 +334,15 @@ def _resolve_puzzle(puzzle, seed: int, rows: int | None, cols: int | None, art: 
     if rows * cols != count:
         raise ValueError(f"{count} tiles do not fill a {rows}x{cols} board")
     return name, puzzle, art, rows, cols, planted
+
+
+def _family_spec(puzzle: str) -> tuple[str, int]:
+    """'family:NAME' or 'family:NAME:MOTIFS' -> (NAME, MOTIFS); 4 motifs, the usual count, when not given."""
+    parts = puzzle.split(":")
+    if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+        raise ValueError(f"bad family puzzle {puzzle!r}: write 'family:<family>' or 'family:<family>:<motifs>'")
+    families.family(parts[1])
+    return parts[1], int(parts[2]) if len(parts) == 3 else 4
 
 
 def _art_edges(puzzle: Puzzle, art: Artwork):
@@ -350,7 +368,7 @@ def _streams(puzzle_name: str, seed: int):
     """Independent random streams for each decision, so changing one condition moves nothing else."""
     base = zlib.crc32(puzzle_name.encode())
     return {k: np.random.default_rng([seed, base, i]) for i, k in
-            enumerate(("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare"))}
+            enumerate(("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare", "family"))}
 
 
 def make_scene(puzzle: str | Puzzle, seed: int, tier: str = "medium", conditions: Conditions | None = None,
@@ -361,6 +379,8 @@ def make_scene(puzzle: str | Puzzle, seed: int, tier: str = "medium", conditions
     rng = _streams(name, seed)
     if conditions is None:
         conditions = tier_conditions(tier, rng["conditions"], overrides.get("layout"), overrides.get("size"))
+        if name.startswith("family:"):
+            conditions = families.vary_conditions(conditions, tier, art, rng["family"])
     known = {f.name for f in fields(Conditions)}
     unknown = set(overrides) - known
     if unknown:

@@ -1,0 +1,159 @@
+"""How well photos of the art families are read, per family and per tier, in two ways of reading.
+
+    python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard]
+
+Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by scenes/families.py. It is read
+  none:    with no templates, as `photosolve PHOTO --templates none` reads it (read_photo_edges, NO_TEMPLATES);
+  learned: with templates learned from one other photo of the same puzzle (a medium, scattered photo), as
+           bench/vision_accuracy.py's random_case does and `photosolve learn` would.
+Per family, tier and way: photos whose tiles were all found exactly, whose every edge was read right, that were
+solved right (the arrangement given after repair is a true one), on which a question is asked, and on which a wrong
+solution is given unasked. DEV families may be tuned on; TEST families are only to be reported.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+
+from photosolve.cli.photo_cmd import questions_before_solving
+from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, listed_puzzle, renaming, score_reading,
+                                        true_edges_as_found)
+from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
+from photosolve.scenes.scene import make_scene
+from photosolve.solver.repair import repair
+from photosolve.vision.errors import VisionError
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges
+from photosolve.vision.read.learn import learn_templates
+from photosolve.vision.read.selflabel import SELF_READ_NAME
+
+MOTIF_CYCLE = (4, 3, 4, 5, 4, 6)  # 4 motifs on 3x3 is the main case
+MODES = ("none", "learned")
+
+
+def teacher_templates(truth: dict, art, seed: int):
+    """Templates learned from another photo (medium, scattered) of the puzzle in `truth`, or None when learning
+    fails (tiles not found, or the listed tiles not matched)."""
+    puzzle = listed_puzzle(truth)
+    rows, cols = truth["rows"], truth["cols"]
+    teacher = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered", art=art, rows=rows, cols=cols)
+    try:
+        halves = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
+        templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"learned{seed}")
+    except (VisionError, ValueError):
+        return None
+    return templates
+
+
+def judge(halves, mode: str, templates, truth: dict) -> dict:
+    """Read the photo's halves one way and compare with the truth."""
+    rows, cols = truth["rows"], truth["cols"]
+    corners = [q.corners for q in halves.quads]
+    if mode == "none":
+        read = read_photo_edges(halves, NO_TEMPLATES, rows, cols)
+        reading, guessed, used = read.reading, bool(read.guess), read.templates
+    else:
+        reading, guessed, used = read_edges(halves, templates), False, templates
+    true_found = true_edges_as_found(corners, truth)
+    if used.name == SELF_READ_NAME:  # motifs named by colour: renamed to the truth's by the best agreement
+        mapping = renaming(reading.labels, true_found)
+        labels = np.vectorize(lambda v: mapping.get(int(v), 10**6))(reading.labels)
+    else:
+        labels = in_truth_numbers(reading.labels, used.motif_names, truth)
+    score = score_reading(corners, labels, truth)
+    checked = repair(edge_posteriors(reading), rows, cols, rival=True)
+    questions = questions_before_solving(checked, guessed)
+    true_solution = checked.solution is not None and arrangement_fits(checked.solution, true_found)
+    return {"exact": score.all_tiles_exact, "edges": score.all_edges_right, "edges_right": score.edges_right,
+            "edge_count": score.edges, "solved": true_solution, "asked": questions > 0,
+            "wrong_unasked": checked.solution is not None and not true_solution and questions == 0}
+
+
+FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "solved": False, "asked": False,
+          "wrong_unasked": False}
+
+
+def run_photo(family: str, seed: int, tier: str, modes) -> dict[str, dict]:
+    motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
+    truth = scene.truth
+    art = family_artwork(family, motifs, seed)
+    started = time.perf_counter()
+    try:
+        halves = cut_halves(photo_from_array(scene.image), truth["rows"] * truth["cols"])
+    except VisionError:
+        halves = None
+    found_seconds = time.perf_counter() - started
+    out = {}
+    for mode in modes:
+        templates = teacher_templates(truth, art, seed) if mode == "learned" else NO_TEMPLATES
+        if halves is None or templates is None:
+            outcome = dict(FAILED, learn_failed=templates is None)
+        else:
+            began = time.perf_counter()
+            outcome = judge(halves, mode, templates, truth)
+            outcome["seconds"] = found_seconds + time.perf_counter() - began
+        outcome.update(layout=truth["layout"], motifs=motifs, kind=motif_kind(art), face=face_kind(art),
+                       table=truth["conditions"]["background"], size=truth["conditions"]["size"])
+        out[mode] = outcome
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-tier", type=int, default=12, help="photos per family and tier (default 12)")
+    parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=list(FAMILIES))
+    parser.add_argument("--tiers", nargs="+", default=["easy", "medium", "hard"])
+    parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    parser.add_argument("--first-seed", type=int, default=20_000)
+    parser.add_argument("--failures", action="store_true", help="list every photo not read perfectly")
+    args = parser.parse_args()
+    print(f"photosolve art families — {args.per_tier} photos per family and tier, seeds from {args.first_seed}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"{'family':<15} {'split':<5} {'tier':<6} {'read':<8} {'n':>3} {'tiles':>6} {'edges':>6} {'solved':>7} "
+          f"{'asked':>6} {'wrong':>6} {'edge%':>7} {'s/photo':>8}")
+    failures = []
+    totals = defaultdict(list)
+    for family in args.families:
+        split = FAMILIES[family].split
+        for tier in args.tiers:
+            rows = defaultdict(list)
+            for i in range(args.per_tier):
+                seed = args.first_seed + i
+                for mode, outcome in run_photo(family, seed, tier, args.modes).items():
+                    rows[mode].append(outcome)
+                    totals[(split, tier, mode)].append(outcome)
+                    if not (outcome["edges"] and outcome["solved"] and not outcome["asked"]):
+                        failures.append((family, tier, mode, seed, outcome))
+            for mode in args.modes:
+                print(_line(family, split, tier, mode, rows[mode]), flush=True)
+    print("\nby split (dev: fit and tune on these; test: report only)")
+    for (split, tier, mode), outcomes in sorted(totals.items(), key=lambda kv: (kv[0][0] != "dev", kv[0][1:])):
+        print(_line("all " + split, split, tier, mode, outcomes))
+    if args.failures:
+        print("\nphotos not read perfectly (family tier way seed: layout motifs kind face table size, edges right)")
+        for family, tier, mode, seed, o in failures:
+            print(f"  {family:<15} {tier:<6} {mode:<7} {seed}: {o['layout']:<9} {o['motifs']} {o['kind']:<10} "
+                  f"{o['face']:<6} {o['table']:<10} {o['size'][0]}x{o['size'][1]}  edges {o['edges_right']}/"
+                  f"{o['edge_count']}{'  tiles not exact' if not o['exact'] else ''}"
+                  f"{'  asked' if o['asked'] else ''}{'  WRONG SOLUTION UNASKED' if o['wrong_unasked'] else ''}"
+                  f"{'  learning failed' if o.get('learn_failed') else ''}")
+    return 0
+
+
+def _line(family: str, split: str, tier: str, mode: str, outcomes: list[dict]) -> str:
+    n = len(outcomes)
+    count = lambda key: sum(bool(o[key]) for o in outcomes)
+    edge_rate = sum(o["edges_right"] for o in outcomes) / max(1, sum(o["edge_count"] for o in outcomes))
+    seconds = [o["seconds"] for o in outcomes if "seconds" in o]
+    return (f"{family:<15} {split:<5} {tier:<6} {mode:<8} {n:>3} {count('exact'):>6} {count('edges'):>6} "
+            f"{count('solved'):>7} {count('asked'):>6} {count('wrong_unasked'):>6} {edge_rate:>7.1%} "
+            f"{np.median(seconds) if seconds else float('nan'):>8.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
