@@ -20,14 +20,19 @@ CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far n
 OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
 
 
-def background_masks(lab: np.ndarray):
-    """Masks (uint8 0/255) of the pixels that differ from every main colour of the photo's border, from the
-    loosest threshold to stricter ones."""
+def table_difference(lab: np.ndarray) -> np.ndarray:
+    """How much each pixel of a Lab image differs from the table: its weighted Lab distance from the nearest main
+    colour of the photo's border, smoothed."""
     difference = distance_from_border_colours(lab)
     # A median settles the table's grain and the JPEG noise without rounding a tile's corners much.
-    difference = cv2.medianBlur(np.clip(difference * 4, 0, 255).astype(np.uint8), 5) / 4.0
+    return cv2.medianBlur(np.clip(difference * 4, 0, 255).astype(np.uint8), 5) / 4.0
+
+
+def background_masks(difference: np.ndarray):
+    """Masks (uint8 0/255) of the pixels that differ from the table (`difference`, see table_difference), from the
+    loosest threshold to stricter ones."""
     closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-                        for size in (odd_size(CLOSE, lab), odd_size(OPEN, lab)))
+                        for size in (odd_size(CLOSE, difference), odd_size(OPEN, difference)))
     for threshold in DIFFERENCE_THRESHOLDS:
         mask = cv2.morphologyEx((difference > threshold).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
         yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
