@@ -32,7 +32,7 @@ from photosolve.scenes.photograph import BACKGROUNDS, decode_jpeg
 from photosolve.scenes.scene import LAYOUTS, make_scene, save_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.find.background import DIFFERENCE_THRESHOLDS
-from photosolve.vision.find.masks import FACE_THRESHOLDS, WALLS
+from photosolve.vision.find.masks import FACE_THRESHOLDS, SHADE_THRESHOLDS, WALLS
 from photosolve.vision.find.segment import segment
 
 PUZZLES = ("dogs", "insects", "nsa", "cats")
@@ -41,11 +41,12 @@ DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accu
 
 def reading_name(number: int | None) -> str:
     """A reading's place in find_tiles' order, in words: face-colour masks, regions walled in by clear edges, what
-    differs from the border's colours, and (a last resort) regions walled in by faint edges."""
+    differs from the border's colours, the face colour in a shadow, what differs from the table's texture, and (a
+    last resort) regions walled in by faint edges."""
     if number is None:
         return "none"
     kinds = [("face", len(FACE_THRESHOLDS)), ("enclosed", len(WALLS)), ("background", len(DIFFERENCE_THRESHOLDS)),
-             ("faint", len(WALLS))]
+             ("shade", len(SHADE_THRESHOLDS)), ("texture", 1), ("faint", len(WALLS))]
     for kind, count in kinds:
         if number < count:
             return f"face{FACE_THRESHOLDS[number]:g}" if kind == "face" else f"{kind}{number}"

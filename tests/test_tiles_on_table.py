@@ -13,7 +13,7 @@ from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.faces import FacePrint
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.find.background import table_difference
-from photosolve.vision.find.segment import find_tiles
+from photosolve.vision.find.segment import Reading, choose_reading, find_tiles
 from photosolve.vision.find.table import unbounded
 from photosolve.vision.load import photo_from_array
 
@@ -46,3 +46,17 @@ def test_the_table_lies_around_true_tiles_and_not_around_the_patch_inside_the_bo
     inside = [q.mean(axis=0) + (q - q.mean(axis=0)) * (1 - 2 * BAND) for q in true]
     assert unbounded(true, difference) == 0
     assert unbounded(inside, difference) == len(inside)
+
+
+def reading(number: int, support: float, unbounded: int) -> Reading:
+    square = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], dtype=np.float64)
+    return Reading(number, [(square + 20 * i, True) for i in range(9)], support, unbounded=unbounded)
+
+
+def test_a_reading_with_the_table_around_its_tiles_wins_only_on_clear_edges():
+    # The tiles' outer edges against the table lie less sharply than their printed border's inner edge...
+    assert choose_reading([reading(0, 16.0, 9), reading(1, 6.8, 0)]).number == 1
+    # ...but a reading on no clear edge is not taken for having the table around it (a checked cloth's square).
+    assert choose_reading([reading(0, 7.7, 1), reading(1, 0.8, 0)]).number == 0
+    # With every reading faint, the best on edges is still chosen.
+    assert choose_reading([reading(0, 1.2, 1), reading(1, 0.8, 0)]).number == 0

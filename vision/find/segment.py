@@ -21,7 +21,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .background import background_masks, table_difference
+from .background import background_masks, table_difference, texture_masks
 from ..errors import WrongTileCount
 from ..geometry import north_first, rescale_points
 from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, enclosed_masks, face_colour, face_likeness,
@@ -102,7 +102,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
         yield from face_masks(face_likeness(lab, face))
         if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
             yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(difference),
-                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS))
+                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(lab))
 
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
@@ -269,8 +269,8 @@ def choose_reading(candidates: list[Reading]) -> Reading:
     """
     strongest = max(c.support for c in candidates)
     sound = [c for c in candidates if c.support >= max(WHOLE_RIVAL * strongest, FAINT)]
-    fewest = min(c.unbounded for c in sound)
-    sound = [c for c in sound if c.unbounded == fewest]
+    fewest = min((c.unbounded for c in sound), default=0)
+    sound = [c for c in sound if c.unbounded == fewest] or candidates  # all faint: the table decides nothing
     best = max(c.support for c in sound)
     rivals = [c for c in sound if c.support >= RIVAL * best]
     return max(rivals, key=lambda c: (-c.cut, c.lone, c.support))
