@@ -4,7 +4,8 @@ The face-colour masks fail when the table is as pale as the faces (white tiles o
 colour in the photo is then the table's. But the table is what the photo's border shows, and tiles lie inside
 it: whatever differs from every colour along the border, even a little (a cool white on a warm one, motifs on
 both), is a tile or something else on the table. Motif pieces that happen to be a border colour leave holes,
-which are filled.
+which are filled. A speckled table (granite) shares its colours with dark printed faces pixel by pixel; over a
+few speckles, in mean and spread, it does not (texture_masks).
 """
 from __future__ import annotations
 

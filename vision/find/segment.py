@@ -1,7 +1,8 @@
 """Find every tile in a photo: rough outlines from masks of where tiles may be, then each side snapped to its edge.
 
 The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
-differs from the table's colours at the photo's border, and the face colour forgiving the lightness a shadow takes.
+differs from the table's colours at the photo's border, the face colour forgiving the lightness a shadow takes, and
+what differs from the table's texture.
 Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
 equal tiles (blocks.py). Of the readings that may be right, one whose tiles have the table around them wins
 (table.py): a tile is an object on the table, and a face-colour mask outlines only the plain patch of a face with a
