@@ -2,7 +2,7 @@
 
     python bench/segment_accuracy.py [--per-layout 10] [--tiers medium hard] [--first-seed 0] [--cache DIR]
                                      [--layouts scattered grid touching solved] [--backgrounds tablecloth ...]
-                                     [--show N]
+                                     [--show N] [--families emoji-animals ...]
 
 For each tier and layout, photos with seeds first-seed, first-seed + 1, ... cycle through the four seed puzzles
 and random puzzles (4-6 motifs); `--layouts drawn` makes each seed's photo as bench/vision_accuracy.py does
@@ -11,7 +11,9 @@ count right, all tiles exact (every corner within 5% of a side), the distributio
 of a side), and what went wrong: a wrong count (with what each reading gave), the right count but not every
 tile where a true one lies, or corners off (with the reading chosen and the photo's tilt and glare). `--cache DIR` keeps the generated photos (JPEG + truth) between runs.
 `--backgrounds` pins the table (each seed's photo is made once per background given; the tier still draws the
-rest), for sets of one hard background such as the checked tablecloth.
+rest), for sets of one hard background such as the checked tablecloth. `--families` photographs puzzles of those art
+families (scenes/families.py: emoji, photographs; faces strong, bordered, busy) instead, each reported on its own;
+tune on the DEV families only.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from photosolve.scenes.photograph import BACKGROUNDS, decode_jpeg
 from photosolve.scenes.scene import LAYOUTS, make_scene, save_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.find.background import DIFFERENCE_THRESHOLDS
-from photosolve.vision.find.masks import FACE_THRESHOLDS, WALLS
+from photosolve.vision.find.masks import FACE_THRESHOLDS, SHADE_THRESHOLDS, WALLS
 from photosolve.vision.find.segment import segment
 
 PUZZLES = ("dogs", "insects", "nsa", "cats")
@@ -39,11 +41,12 @@ DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accu
 
 def reading_name(number: int | None) -> str:
     """A reading's place in find_tiles' order, in words: face-colour masks, regions walled in by clear edges, what
-    differs from the border's colours, and (a last resort) regions walled in by faint edges."""
+    differs from the border's colours, the face colour in a shadow, what differs from the table's texture, and (a
+    last resort) regions walled in by faint edges."""
     if number is None:
         return "none"
     kinds = [("face", len(FACE_THRESHOLDS)), ("enclosed", len(WALLS)), ("background", len(DIFFERENCE_THRESHOLDS)),
-             ("faint", len(WALLS))]
+             ("shade", len(SHADE_THRESHOLDS)), ("texture", 1), ("faint", len(WALLS))]
     for kind, count in kinds:
         if number < count:
             return f"face{FACE_THRESHOLDS[number]:g}" if kind == "face" else f"{kind}{number}"
@@ -131,6 +134,8 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--cache", type=Path, default=None)
     parser.add_argument("--show", type=int, default=40, help="how many failed photos to list")
+    parser.add_argument("--families", nargs="+", default=[None],
+                        help="photograph puzzles of these art families (scenes/families.py) instead of the drawn ones")
     parser.add_argument("--outcomes", type=Path, default=None,
                         help="write every photo's outcome here (JSON), to compare two runs photo by photo")
     args = parser.parse_args()
@@ -138,18 +143,19 @@ def main() -> int:
           f"{args.first_seed}, {time.strftime('%Y-%m-%d %H:%M')}"
           + (f", table pinned to {', '.join(args.backgrounds)}" if args.backgrounds != [None] else ""))
     failures, outcomes = [], []
-    for tier in args.tiers:
+    for tier, family in itertools.product(args.tiers, args.families):
         by_layout: dict[str, list[dict]] = defaultdict(list)
         for layout, background in itertools.product(args.layouts, args.backgrounds):
             for i in range(args.per_layout):
                 seed = args.first_seed + i
-                outcome = run_case(puzzle_for(seed), seed, tier, layout, args.cache, background)
+                puzzle = f"family:{family}" if family else puzzle_for(seed)
+                outcome = run_case(puzzle, seed, tier, layout, args.cache, background)
                 by_layout[outcome["layout"]].append(outcome)
                 outcomes.append(outcome)
                 if not outcome["exact"]:
                     failures.append(outcome)
         everything = [o for items in by_layout.values() for o in items]
-        print(f"\n== {tier}")
+        print(f"\n== {tier}" + (f" {family}" if family else ""))
         report(everything, "all layouts")
         for layout, items in by_layout.items():
             report(items, layout)

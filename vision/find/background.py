@@ -4,7 +4,8 @@ The face-colour masks fail when the table is as pale as the faces (white tiles o
 colour in the photo is then the table's. But the table is what the photo's border shows, and tiles lie inside
 it: whatever differs from every colour along the border, even a little (a cool white on a warm one, motifs on
 both), is a tile or something else on the table. Motif pieces that happen to be a border colour leave holes,
-which are filled.
+which are filled. A speckled table (granite) shares its colours with dark printed faces pixel by pixel; over a
+few speckles, in mean and spread, it does not (texture_masks).
 """
 from __future__ import annotations
 
@@ -18,16 +19,57 @@ BORDER_COLOURS = 8  # a table, its grain or stripes, and things lying on it at t
 DIFFERENCE_THRESHOLDS = (6.0, 8.0, 11.0)  # weighted Lab distance from the nearest border colour, loosest first
 CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far narrower than a gap between tiles
 OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
+TEXTURE_WINDOW = 0.01  # of the photo's longer side: a few of a granite's speckles, a tenth of a tile's side
+SPREAD_WEIGHT = 1.0  # a neighbourhood's spread of lightness weighs as its colour does, and thrice its mean lightness
 
 
-def background_masks(lab: np.ndarray):
-    """Masks (uint8 0/255) of the pixels that differ from every main colour of the photo's border, from the
-    loosest threshold to stricter ones."""
+def table_difference(lab: np.ndarray) -> np.ndarray:
+    """How much each pixel of a Lab image differs from the table: its weighted Lab distance from the nearest main
+    colour of the photo's border, smoothed."""
     difference = distance_from_border_colours(lab)
     # A median settles the table's grain and the JPEG noise without rounding a tile's corners much.
-    difference = cv2.medianBlur(np.clip(difference * 4, 0, 255).astype(np.uint8), 5) / 4.0
+    return cv2.medianBlur(np.clip(difference * 4, 0, 255).astype(np.uint8), 5) / 4.0
+
+
+def texture_difference(lab: np.ndarray) -> np.ndarray:
+    """How much each pixel's neighbourhood differs from the table's, in its mean colour and its lightness's spread
+    (a window TEXTURE_WINDOW of the photo's longer side), against the main neighbourhoods along the photo's border.
+
+    A speckled stone (granite) is as dark and as light as a dark tile with stars printed on it, pixel by pixel;
+    in the mean and spread over a few speckles they differ.
+    """
+    height, width = lab.shape[:2]
+    small = cv2.resize(lab, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
+    window = odd(TEXTURE_WINDOW * max(small.shape[:2]))
+    mean = cv2.blur(small, (window, window))
+    lightness = small[..., 0]
+    spread = np.sqrt(np.maximum(cv2.blur(lightness * lightness, (window, window)) - mean[..., 0] ** 2, 0))
+    features = np.dstack([mean * LAB_WEIGHTS, spread * SPREAD_WEIGHT]).astype(np.float32)
+    colours = border_colours(features)
+    pixels = features.reshape(-1, features.shape[-1])
+    nearest = np.concatenate([nearest_squared_distance(pixels[start:start + SLICE], colours)
+                              for start in range(0, len(pixels), SLICE)])
+    distance = np.sqrt(np.maximum(nearest, 0)).reshape(small.shape[:2])
+    return cv2.resize(distance, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def texture_masks(lab: np.ndarray):
+    """A mask (uint8 0/255) of the neighbourhoods that differ from the table's (texture_difference), split from the
+    table at the difference's Otsu threshold: what differs from a speckled or grained table."""
+    difference = texture_difference(lab)
+    scaled = np.clip(difference * 4, 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
                         for size in (odd_size(CLOSE, lab), odd_size(OPEN, lab)))
+    mask = cv2.morphologyEx((scaled > level).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
+    yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
+
+
+def background_masks(difference: np.ndarray):
+    """Masks (uint8 0/255) of the pixels that differ from the table (`difference`, see table_difference), from the
+    loosest threshold to stricter ones."""
+    closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+                        for size in (odd_size(CLOSE, difference), odd_size(OPEN, difference)))
     for threshold in DIFFERENCE_THRESHOLDS:
         mask = cv2.morphologyEx((difference > threshold).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
         yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
@@ -50,8 +92,9 @@ def border_colours(lab: np.ndarray) -> np.ndarray:
     """The main colours (Lab) of a ring along the photo's border."""
     height, width = lab.shape[:2]
     ring = max(4, int(round(BORDER * max(height, width))))
-    pixels = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3),
-                             lab[ring:-ring, :ring].reshape(-1, 3), lab[ring:-ring, -ring:].reshape(-1, 3)])
+    channels = lab.shape[-1]
+    pixels = np.concatenate([lab[:ring].reshape(-1, channels), lab[-ring:].reshape(-1, channels),
+                             lab[ring:-ring, :ring].reshape(-1, channels), lab[ring:-ring, -ring:].reshape(-1, channels)])
     pixels = np.ascontiguousarray(pixels[:: max(1, len(pixels) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(7)

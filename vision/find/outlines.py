@@ -13,19 +13,22 @@ from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise
 from .squaring import askew
 
 
-def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+def rough_quads(components: list[tuple[np.ndarray, int]], image: np.ndarray,
+                difference: np.ndarray | None = None) -> list[tuple[np.ndarray, bool]]:
     """Rough tile outlines (work pixels) of components, each marked whether it was a lone tile (not split from a
-    block): one per lone tile, a grid of them per block."""
+    block): one per lone tile, a grid of them per block (`difference`: each pixel's difference from the table,
+    where the gaps of a block may lie)."""
     quads: list[tuple[np.ndarray, bool]] = []
     for hull, count in components:
         if count == 1:
             quads.append((lone_quad(hull, image), True))
         else:
-            quads.extend((q, False) for q in block_cells(hull, count, image))
+            quads.extend((q, False) for q in block_cells(hull, count, image, difference))
     return quads
 
 
-def block_cells(hull: np.ndarray, count: int, image: np.ndarray) -> list[np.ndarray]:
+def block_cells(hull: np.ndarray, count: int, image: np.ndarray,
+                difference: np.ndarray | None = None) -> list[np.ndarray]:
     """Rough outlines of the `count` tiles of a block: its hull's fitted quad split as a grid, or, where that quad
     is askew (two neighbouring corners SKEWED off a right angle), the hull's smallest enclosing rectangle split
     so, if its cells lie better on edges once refined.
@@ -34,11 +37,11 @@ def block_cells(hull: np.ndarray, count: int, image: np.ndarray) -> list[np.ndar
     across the tiles at an angle, while the rectangle around it still stands on the block's intact sides.
     """
     fitted = fit_quad(hull)
-    cells = split_grid(fitted, count, image)
+    cells = split_grid(fitted, count, image, difference)
     if not askew(fitted):
         return cells
     box = order_screen_clockwise(cv2.boxPoints(cv2.minAreaRect(hull.astype(np.float32))).astype(np.float64))
-    boxed = split_grid(box, count, image)
+    boxed = split_grid(box, count, image, difference)
 
     def weakest(quads: list[np.ndarray]) -> float:
         return min(edge_support(refine_quad(q, image, REACH_BLOCK), image) for q in quads)

@@ -1,10 +1,14 @@
 """Find every tile in a photo: rough outlines from masks of where tiles may be, then each side snapped to its edge.
 
 The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
-differs from the table's colours at the photo's border, and the face colour forgiving the lightness a shadow takes.
+differs from the table's colours at the photo's border, the face colour forgiving the lightness a shadow takes, and
+what differs from the table's texture.
 Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
-equal tiles (blocks.py). Each tile's four sides are then searched for locally, as the strongest straight edge near
-the rough side, because tiles in a hand-laid board each lie a little off any common grid. A tile of the chosen
+equal tiles (blocks.py). Of the readings that may be right, one whose tiles have the table around them wins
+(table.py): a tile is an object on the table, and a face-colour mask outlines only the plain patch of a face with a
+printed border or figures covering most of it. Each tile's four sides are then searched for locally, as the
+strongest straight edge near the rough side, because tiles in a hand-laid board each lie a little off any common
+grid. A tile of the chosen
 reading that another reading saw alone and far better outlined is taken from that one (mending.py). Finally a lone
 tile's sides are traced to where its face ends, and the side two touching tiles share is put on their seam, midway
 between where their two faces end.
@@ -12,13 +16,13 @@ between where their two faces end.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import cv2
 import numpy as np
 
-from .background import background_masks
+from .background import background_masks, table_difference, texture_masks
 from ..errors import WrongTileCount
 from ..geometry import north_first, rescale_points
 from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, enclosed_masks, face_colour, face_likeness,
@@ -30,6 +34,7 @@ from .sides import (REACH_BLOCK, REACH_LONE, face_runs_on, no_less_square, order
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, askew, squared_where_weak
+from .table import table_level, unbounded, without_table
 from ..types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -42,6 +47,10 @@ CONVINCING = 8.0
 BLOCK_SNAP = 0.03
 SNAPPED_SUPPORT = 0.5  # of a tile's edge support before its sides were traced to where its face ends
 RIVAL = 0.6  # of the best edge support: a reading this well supported that sees more lone tiles is preferred
+# Of the best edge support: a reading this well supported with the table around more of its tiles is preferred. The
+# tiles' outer edges against the table lay at 0.43-0.54 of their printed border's inner edge on generated medium
+# photos; on a checked cloth, readings with the table around a tile the best one was taken to lack lay under 0.11.
+WHOLE_RIVAL = 0.3
 # Places (of 24 a side, see face_runs_on) where a lone tile's face runs on past its open sides: its mask lost a
 # strip of the face. A tile's true outline has at most 2 on 200 generated hard photos (none on medium ones); one
 # cut short by the strip a strict face mask lost to shading, 4.
@@ -86,14 +95,15 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     face = face_colour(lab)
     edges_image = lab * EDGE_WEIGHTS
     raw_lightness = cv2.cvtColor(photo.work, cv2.COLOR_RGB2LAB)[..., 0]
-    found = Found()
+    difference = table_difference(lab)
+    found = Found(difference=difference)
     refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]] = {}  # readings often share tiles: refine each once
     support = remembered_support(edges_image)  # and measure each outline once
     def readings():
         yield from face_masks(face_likeness(lab, face))
         if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
-            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(lab),
-                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS))
+            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(difference),
+                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(lab))
 
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
@@ -107,7 +117,8 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
-    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], support)
+    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], support,
+                                 whole_tile(chosen, found.difference))
     best = no_less_square(mended(sharpest, chosen.number, seen, edges_image, support), sharpest)
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
@@ -126,6 +137,7 @@ class Found:
     four-cornered outlines each saw (reading, outline), and the readings with the right count but a misshapen tile
     (reading, rough tiles), which another reading's outlines may mend."""
 
+    difference: np.ndarray  # each work pixel's difference from the table (background.table_difference)
     counts: list[int] = field(default_factory=list)
     candidates: list[Reading] = field(default_factory=list)
     seen: list[tuple[int, np.ndarray]] = field(default_factory=list)
@@ -142,7 +154,7 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
     found.seen.extend((number, hull) for hull, count in components if count == 1 and four_cornered(hull))
     if found.counts[-1] != expected:
         return  # outlines are fitted only for readings that may be right
-    rough = rough_quads(components, edges_image)
+    rough = rough_quads(components, edges_image, found.difference)
     if not plausible([q for q, _ in rough]):
         found.near_misses.append((number, rough))
         return
@@ -150,9 +162,23 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
 
 
 def add_candidate(found: Found, reading: Reading, support: Callable[[np.ndarray], float]) -> None:
-    """A reading that may be right joins the candidates, unless it split a pale table into askew cells."""
+    """A reading that may be right joins the candidates, unless it split a pale table into askew cells; it is told
+    how many of its tiles have no table around them."""
     if not split_askew(reading, support):
-        found.candidates.append(reading)
+        found.candidates.append(replace(reading, unbounded=unbounded([q for q, _ in reading.quads], found.difference)))
+
+
+def whole_tile(reading: Reading, difference: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
+    """Whether an outline standing in for one of a reading's tiles has the table around it, as the reading's other
+    tiles leave it room (`difference`: each work pixel's difference from the table)."""
+    outlines = [order_screen_clockwise(quad) for quad, _ in reading.quads]
+    level = table_level(outlines, difference)
+
+    def whole(outline: np.ndarray, replaced: np.ndarray) -> bool:
+        rest = [o for o, (quad, _) in zip(outlines, reading.quads) if quad is not replaced]
+        return not without_table(order_screen_clockwise(outline), rest, difference, level)
+
+    return whole
 
 
 def split_askew(reading: Reading, support: Callable[[np.ndarray], float]) -> bool:
@@ -222,6 +248,7 @@ class Reading:
     quads: list[tuple[np.ndarray, bool]]
     support: float
     cut: int = 0  # lone tiles outlined short of their face (see cut_short)
+    unbounded: int = 0  # tiles with no table just outside an open side: a patch inside a tile (see table.py)
 
     @property
     def lone(self) -> int:
@@ -229,21 +256,30 @@ class Reading:
 
 
 def choose_reading(candidates: list[Reading]) -> Reading:
-    """The reading whose tiles' sides lie best on edges, unless one nearly as good cut fewer tiles short of their
-    face or saw more tiles whole.
+    """Of the readings with the table around the most tiles, among those on clear edges, the one whose tiles'
+    sides lie best on edges, unless one nearly as good cut fewer tiles short of their face or saw more tiles whole.
+
+    A mask of the face colour outlines the plain face, which on a face with a printed border or figures covering
+    most of it is a patch inside the tile, its sides on the border's or the figures' straight edges (sharper than
+    the tile's own against the table). A checked cloth's square or a shadow beside a tile can look like more of
+    it, so only readings on clear edges (WHOLE_RIVAL) are weighed by the table around them.
 
     A tile seen as a lone outline is measured; one cut from a block by an even grid is a guess (tilt and uneven
     gaps shift the cuts), and a cut can land on a printed frame line that is as straight as an edge. A tile cut
     short of its face by a mask that lost a shaded strip of it can lie on a motif's straight edges as well.
     """
     strongest = max(c.support for c in candidates)
-    rivals = [c for c in candidates if c.support >= RIVAL * strongest]
+    sound = [c for c in candidates if c.support >= max(WHOLE_RIVAL * strongest, FAINT)]
+    fewest = min((c.unbounded for c in sound), default=0)
+    sound = [c for c in sound if c.unbounded == fewest] or candidates  # all faint: the table decides nothing
+    best = max(c.support for c in sound)
+    rivals = [c for c in sound if c.support >= RIVAL * best]
     return max(rivals, key=lambda c: (-c.cut, c.lone, c.support))
 
 
 def settled(candidates: list[Reading], expected: int) -> bool:
     """Whether a reading so far already gives every tile as its own clear outline: no other can do better."""
-    return any(c.support >= CONVINCING and c.lone == expected and not c.cut for c in candidates)
+    return any(c.support >= CONVINCING and c.lone == expected and not c.cut and not c.unbounded for c in candidates)
 
 
 def reading_order(tiles: list[TileQuad]) -> list[TileQuad]:

@@ -156,9 +156,12 @@ LESS_SQUARE = 0.05  # this much more elongated (length over width) than the outl
 
 
 def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tuple[np.ndarray, bool]]],
-                      support: Callable[[np.ndarray], float]) -> list[tuple[np.ndarray, bool]]:
+                      support: Callable[[np.ndarray], float],
+                      whole: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> list[tuple[np.ndarray, bool]]:
     """A reading's tiles (each marked whether lone), each lone tile replaced by another reading's outline of the
-    same tile (every corner near) whose sides lie clearly better on edges (`support`: a quad's edge_support).
+    same tile (every corner near) whose sides lie clearly better on edges (`support`: a quad's edge_support) and
+    that is a whole tile in place of the one it replaces (`whole(outline, replaced)`, if given: a patch inside a
+    tile, within a printed border, lies on edges as sharp).
 
     Readings are chosen by their weakest tile, so the chosen one may outline some other tile worse than another
     reading does: a mask that takes in a patch of the table by one corner tilts that side, which the side
@@ -185,7 +188,7 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
             longest = elongation(corners) + LESS_SQUARE
             for other in same.values():
                 value = support(other)
-                if value > best_support and elongation(other) <= longest:
+                if value > best_support and elongation(other) <= longest and (whole is None or whole(other, quad)):
                     best, best_support = other, value
         result.append((best, lone))
     return result

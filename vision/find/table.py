@@ -1,0 +1,64 @@
+"""Whether the table lies around a reading's tiles: a tile is an object on the table, whatever is printed on it.
+
+A mask of the face colour outlines what is plain face; on a face with a printed coloured border, or figures
+covering most of it, that is a patch inside the tile, with more of the object (not the table) just outside it.
+Around a whole tile's open sides lies the table, whose colours the photo's border shows (background.py).
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .sides import CELL, MARGIN, order_screen_clockwise, rectified
+from .snap import open_sides
+
+# Of a side, outside it: where the table is looked for. Past the tile's own side band and the darkest of its cast
+# shadow (thickness up to 3% of a side on generated hard photos), inside the narrowest printed border we drew (7%).
+RING = (0.04, 0.09)
+ALONG = (0.1, 0.9)  # of a side: the stretch of it looked along (the rounded corners left out)
+# How far around the reading's tiles (of their size, from their centre) the table's own level is measured beyond.
+AROUND = 1.3
+# The table's difference from its own border colours, in the ring outside a true tile's open side, on 24 generated
+# hard photos (all backgrounds, all layouts): at most 2.2 times the table's level elsewhere (the checked cloth's,
+# under uneven light); outside a face-colour outline of a face with a printed border, 5 to 30 times.
+NOT_TABLE = 3.0
+LEAST_LEVEL = 2.0  # the table's level counted as at least this much: a plain table differs from itself by 1-1.5
+
+
+def unbounded(quads: list[np.ndarray], difference: np.ndarray) -> int:
+    """How many of the quads (work pixels) have an open side (one no other quad lies across) with no table just
+    outside it; `difference`: each work pixel's difference from the table (background.table_difference)."""
+    outlines = [order_screen_clockwise(np.asarray(q, dtype=np.float64)) for q in quads]
+    level = table_level(outlines, difference)
+    return sum(without_table(outline, outlines, difference, level) for outline in outlines)
+
+
+def without_table(outline: np.ndarray, outlines: list[np.ndarray], difference: np.ndarray, level: float) -> bool:
+    """Whether an outline (clockwise on screen) has an open side, one none of `outlines` lies across, with no table
+    just outside it; `level`: the table's own (table_level)."""
+    outside = ring_differences(outline, difference)
+    return bool(np.any((outside > NOT_TABLE * level) & np.array(open_sides(outline, outlines))))
+
+
+def table_level(outlines: list[np.ndarray], difference: np.ndarray, step: int = 4) -> float:
+    """The table's typical difference from its own border colours (at least LEAST_LEVEL): the median away from the
+    outlines (each grown AROUND times about its centre), sampled every `step` pixels."""
+    sample = np.ascontiguousarray(difference[::step, ::step])
+    around = np.zeros(sample.shape, np.uint8)
+    for outline in outlines:
+        centre = outline.mean(axis=0)
+        grown = (centre + (outline - centre) * AROUND) / step
+        cv2.fillConvexPoly(around, np.rint(grown).astype(np.int32), 1)
+    table = sample[around == 0]
+    return max(float(np.median(table)) if table.size else 0.0, LEAST_LEVEL)
+
+
+def ring_differences(outline: np.ndarray, difference: np.ndarray) -> np.ndarray:
+    """The median difference from the table in the RING just outside each side of an outline (clockwise on screen,
+    sides N E S W of the rectified tile)."""
+    canvas, _ = rectified(difference.astype(np.float32, copy=False), outline, CELL, CELL, MARGIN)
+    near, far = int(round(RING[0] * CELL)), int(round(RING[1] * CELL))
+    lo, hi = MARGIN + int(round(ALONG[0] * CELL)), MARGIN + int(round(ALONG[1] * CELL))
+    before, after = slice(MARGIN - far, MARGIN - near), slice(MARGIN + CELL + near, MARGIN + CELL + far)
+    return np.array([np.median(canvas[before, lo:hi]), np.median(canvas[lo:hi, after]),
+                     np.median(canvas[after, lo:hi]), np.median(canvas[lo:hi, before])])
