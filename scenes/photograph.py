@@ -245,10 +245,16 @@ def marble(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
 
 def laminate(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
     """A pale desk top, close in colour to the tile faces: low contrast on purpose."""
-    base = np.array([0.78, 0.76, 0.71]) * rng.uniform(0.85, 1.05)
-    fine = fractal_noise(shape, (3.0, 3.0), rng, octaves=2)
-    slow = smooth_noise(shape, (tile * 1.0, tile * 1.0), rng)
-    return (base * (1 + 0.015 * fine + 0.03 * slow)[..., None]).astype(np.float32)
+    return plain_top(shape, rng, [0.78, 0.76, 0.71], (0.85, 1.05), (3.0, 0.015), (tile * 1.0, 0.03))
+
+
+def plain_top(shape, rng: np.random.Generator, colour, brightness: tuple[float, float],
+              fine: tuple[float, float], slow: tuple[float, float]) -> np.ndarray:
+    """A plain table top of one colour: a fine grain and a slow wash, each as (scale in pixels, amplitude)."""
+    base = np.array(colour) * rng.uniform(*brightness)
+    grain = fractal_noise(shape, (fine[0], fine[0]), rng, octaves=2)
+    wash = smooth_noise(shape, (slow[0], slow[0]), rng)
+    return (base * (1 + fine[1] * grain + slow[1] * wash)[..., None]).astype(np.float32)
 
 
 def granite(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
@@ -269,10 +275,7 @@ def granite(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
 
 def whitedesk(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
     """A white office desk: brighter than most tile faces, almost no texture."""
-    base = np.array([0.93, 0.93, 0.92]) * rng.uniform(0.95, 1.03)
-    fine = fractal_noise(shape, (2.0, 2.0), rng, octaves=2)
-    slow = smooth_noise(shape, (tile * 1.5, tile * 1.5), rng)
-    return (base * (1 + 0.01 * fine + 0.02 * slow)[..., None]).astype(np.float32)
+    return plain_top(shape, rng, [0.93, 0.93, 0.92], (0.95, 1.03), (2.0, 0.01), (tile * 1.5, 0.02))
 
 
 def slate(shape, tile: float, rng: np.random.Generator) -> np.ndarray:
