@@ -24,8 +24,9 @@ import numpy as np
 from ...solver import Puzzle, solve
 from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
+from .cut import cut_distances, cut_profiles
 from .features import THUMB, band_features
-from .halfmatch import shifted_distances, small_pictures
+from .halfmatch import registered_distances, shifted_distances, small_pictures
 from ..rectify import territory
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
@@ -38,10 +39,13 @@ FALLBACK_NODES = 100_000  # and where its search is cut short: about 0.2 s
 # colour distance between two halves. Measured on generated photos: at most 0.4 for a motif's true halves;
 # wrong numbers of types force a pair of unlike colours (0.7-1.1).
 COHERENT = 0.6
+# Two types may be one motif's halves when they meet at the cut (cut.py) with a cost of at most this, in units of
+# the median cost between two halves of the photo (mostly halves that are no motif's).
+MEETS = 0.6
 FALLBACK_TRIED = 3  # when no reading fits as read, how many of the sharpest coherent ones are repaired
 CALIBRATION_RANGE = (1.0, 4.0)  # independent_directions is held within this
 OUTLIER = 1.5  # a half further than this many typical distances from every type is doubted the more
-PAIRINGS_TRIED = 2  # for each number of types, the cheapest pairings into motifs the solver may be asked about
+PAIRINGS_TRIED = 4  # for each number of types, the cheapest pairings into motifs the solver may be asked about
 # A reading that leaves a half-type unpaired fits whenever that type's halves lie on the frame, where nothing
 # checks them: a glare-struck copy or a motif's two halves taken for one type read so. One that pairs every type
 # and fits is taken instead when its jump in appearance is at least this share of the first's. Measured on 120
@@ -51,6 +55,8 @@ PAIRED_OVER_UNPAIRED = 0.5
 # at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
 # dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
 OUTLINE_RETRY = 0.5
+LOCAL_WEIGHT = 0.5
+RIVAL = 1.3
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
 # 0.88 and 1.38 (the colour of a real one's nearest type is another motif's).
@@ -82,6 +88,7 @@ class HalfDescriptors:
     appearance: np.ndarray
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
     chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
+    meeting: np.ndarray  # (halves, halves): how unlike two halves are where they would meet at the cut (cut.py)
 
 
 def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -123,10 +130,12 @@ def describe_halves(flat: np.ndarray) -> HalfDescriptors:
     """
     histograms = band_features(flat)[:, THUMB[0] * THUMB[1] * 3:]
     by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
-    appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat)))
+    overall, local = registered_distances(small_pictures(flat))
+    appearance = on_typical_scale(by_histogram) + on_typical_scale(overall) + LOCAL_WEIGHT * on_typical_scale(local)
     masks = [lab_of(band) for band in flat]  # (territory, Lab, motif mask) of each half
     return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for _, lab, motif in masks]),
-                           np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]))
+                           np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]),
+                           cut_distances(cut_profiles(flat)))
 
 
 def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
@@ -164,10 +173,19 @@ def types_range(motif_range: range, halves: int) -> range:
     return range(max(2 * min(motif_range) - 1, 2), min(2 * max(motif_range), halves - 1) + 1)
 
 
-def pairing_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
+def colour_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
     """How unlike in colour every two half-types are: squared distance between their mean colour histograms."""
     means = np.stack([colours[types == t].mean(axis=0) for t in range(int(types.max()) + 1)])
     return np.sum((means[:, None] - means[None]) ** 2, axis=2)
+
+
+def meeting_costs(meeting: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """How badly every two half-types meet at the cut: the median over their members' pairs (meeting: halves x
+    halves, cut.cut_distances), so that one copy whose outline is off does not decide."""
+    count = int(types.max()) + 1
+    members = [np.flatnonzero(types == t) for t in range(count)]
+    return np.array([[float(np.median(meeting[np.ix_(members[s], members[t])])) for t in range(count)]
+                     for s in range(count)])
 
 
 def cheapest_pairings(costs: np.ndarray, singles: int, keep: int) -> list[tuple[float, list[tuple[int, ...]]]]:
@@ -296,7 +314,12 @@ def half_posterior(descriptors: HalfDescriptors, labels: np.ndarray) -> tuple[np
 
 def fits_as_read(reading: Reading, rows: int, cols: int) -> bool:
     """Whether the tiles, as read, can be laid out on the board: the exact solver says so in milliseconds."""
-    as_read = Puzzle.from_edges([tuple(int(v) for v in edges) for edges in reading.labels])
+    return labels_fit(reading.labels, rows, cols)
+
+
+def labels_fit(labels: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether tiles with these edges (tiles x 4, signed motifs) can be laid out on the board."""
+    as_read = Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels])
     return bool(solve(as_read, rows, cols, first=True).solutions)
 
 
@@ -306,23 +329,37 @@ class Trial:
 
     types: int
     gap: float  # how sharply appearance jumps at this number of types (type_count_gaps)
+    cost: float  # the pairing's total cost: how badly its pairs meet at the cut plus how unlike their colours are
     incoherence: float  # the pairing's least alike pair: colour distance over the typical one between halves
     reading: Reading
+
+
+def pairing_costs(descriptors: HalfDescriptors, types: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How unlikely every two half-types are to be one motif's halves, two ways, each over its typical value
+    between two halves of the photo: how badly they meet at the cut, and how unlike their colours are.
+
+    The two are added to rank pairings, as each fails where the other holds: a motif whose halves differ in
+    colour (a head and a tail) still meets at the cut; a thin figure cut through its narrowest part, or a
+    photograph cut along a sharp line, meets poorly there, but its halves share their colours.
+    """
+    meets = meeting_costs(descriptors.meeting, types)
+    meets = meets / max(float(np.median(descriptors.meeting[np.triu_indices(len(types), 1)])), 1e-9)
+    return meets, colour_costs(descriptors.colours, types) / typical_colour_distance(descriptors.colours)
 
 
 def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int) -> list[Trial]:
     """The readings of the halves cut into `types` half-types, one for each of the cheapest pairings into motifs
     (PAIRINGS_TRIED), cheapest first."""
     cut = cut_tree(tree, types)
-    costs = pairing_costs(descriptors.colours, cut)
-    typical = typical_colour_distance(descriptors.colours)
+    meets, colours = pairing_costs(descriptors, cut)
+    costs = meets + colours
     trials = []
-    for _, pairs in cheapest_pairings(costs, types % 2, PAIRINGS_TRIED):
-        labels = washed_out_joined(descriptors, cut, motif_labels(cut, pairs), pairs, costs / typical)
+    for total, pairs in cheapest_pairings(costs, types % 2, PAIRINGS_TRIED):
+        labels = washed_out_joined(descriptors, cut, motif_labels(cut, pairs), pairs, colours)
         posterior, candidates = half_posterior(descriptors, labels)
         reading = reading_from(posterior.reshape(tiles, 4, -1), candidates, "none (read from the photo itself)")
-        worst = max((costs[pair] for pair in pairs if len(pair) == 2), default=0.0)
-        trials.append(Trial(types, gap, float(worst / typical), reading))
+        worst = max((min(meets[pair], colours[pair]) for pair in pairs if len(pair) == 2), default=0.0)
+        trials.append(Trial(types, gap, total, float(worst), reading))
     return trials
 
 
@@ -375,7 +412,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE)
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
     if not choice.fits:
         outlined = choose_trial(outline_weighed(descriptors, flat), rows, cols, tiles, motif_range)
-        if outlined.fits:
+        # a second sort that leaves a type unpaired fits whenever that type lies on the frame: it proves nothing
+        if outlined.fits and not leaves_unpaired(outlined.trial.reading):
             choice = replace(outlined, costs={**choice.costs, **outlined.costs})
     reading = choice.trial.reading
     names = motif_names(flat, reading.labels.ravel())
@@ -400,25 +438,31 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     gaps = type_count_gaps(tree, types_range(motif_range, tiles * 4))
     trials: list[Trial] = []
     chosen = None
+    rivalled = False  # another pairing of the chosen types fits too
     costs: dict[int, float] = {}
     for types in sorted(gaps, key=gaps.get, reverse=True):
         if chosen is not None and (not leaves_unpaired(chosen.reading)
                                    or gaps[types] < PAIRED_OVER_UNPAIRED * chosen.gap):
             break
-        for trial in trials_for(descriptors, tree, types, gaps[types], tiles):
+        found, rival = None, False
+        for rank, trial in enumerate(trials_for(descriptors, tree, types, gaps[types], tiles)):
             trials.append(trial)
-            if trial.incoherence > COHERENT:
-                continue  # a pair of unlike colours is two motifs' halves: no need to ask the solver
-            if chosen is not None and leaves_unpaired(trial.reading):
-                continue  # only a reading that pairs every type may replace one that does not
+            if trial.incoherence > MEETS:
+                continue  # a pair that neither meets at the cut nor shares colours: no need to ask the solver
+            if chosen is not None and (leaves_unpaired(trial.reading) or rank > 0):
+                continue  # only the cheapest pairing of every type may replace a reading that leaves one unpaired
             fits = fits_as_read(trial.reading, rows, cols)
             costs[types] = min(costs.get(types, np.inf), 0.0 if fits else np.inf)
-            if fits:
-                chosen = trial
+            if fits and found is None:
+                found = trial
+            elif fits and trial.cost <= RIVAL * found.cost:
+                rival = True  # the same half-types paired two ways, and the tiles lay out with both
                 break
-    coherent = [trial for trial in trials if trial.incoherence <= COHERENT]
+        if found is not None:
+            chosen, rivalled = found, rival
+    coherent = [trial for trial in trials if trial.incoherence <= MEETS]
     if chosen is not None:
-        return Choice(chosen, True, True, costs)
+        return Choice(chosen, True, not rivalled, costs)
     # nothing fits as read: the sharpest coherent readings are repaired, the cheapest taken
     tried = coherent[:FALLBACK_TRIED] or trials[:1]
     priced = [(repair_cost(trial.reading, rows, cols), index) for index, trial in enumerate(tried)]
