@@ -65,10 +65,11 @@ OUTLINE_RETRY = 0.5
 # appearance at this weight. Fitted on the emoji dev families (10 medium photos each): 1.0 read one more right
 # than 0; 1.0 lost an edge on never-seen hard 10003 with outlines 4% off, 0.5 does not.
 LOCAL_WEIGHT = 0.5
-# A second pairing of the chosen types that also fits, at most this many times as costly as the first, makes the
-# reading a guess. Measured on dev photos: the right pairing's rivals that fit cost 1.95-9.8 times as much; where
-# two pairings could not be told apart (two-tone 20011, photos-a 20000), 1.01-1.02 times.
-RIVAL = 1.3
+# A second pairing of the chosen types that also fits and costs at most this much more than the first (in the
+# pairing costs' units: a pair of unrelated halves costs about 2) makes the reading a guess. Measured on dev photos:
+# right pairings' rivals that fit cost 0.72-3.0 more (never-seen medium 10026, 20009, hard 10010, two-tone 20009);
+# where two pairings could not be told apart (two-tone 20011, photos-a 20000), 0.06-0.18 more.
+RIVAL = 0.4
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
 # 0.88 and 1.38 (the colour of a real one's nearest type is another motif's).
@@ -467,7 +468,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             costs[types] = min(costs.get(types, np.inf), 0.0 if fits else np.inf)
             if fits and found is None:
                 found = trial
-            elif fits and trial.cost <= RIVAL * found.cost:
+            elif fits and trial.cost - found.cost <= RIVAL:
                 rival = True  # the same half-types paired two ways, and the tiles lay out with both
                 break
         if found is not None:
