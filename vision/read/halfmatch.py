@@ -18,7 +18,6 @@ CELL = 4  # pixels of a 128-pixel tile per cell of the compared picture: 3% of a
 SHIFTS_ACROSS = range(-3, 4)
 SHIFTS_ALONG = range(-2, 3)
 EDGE_ROWS = 1  # the cells nearest the edge, left out of the comparison
-LOCAL = 0.1  # the share of cells where two registered halves differ most: about an ear or a hat of a figure
 
 
 def small_pictures(flat: np.ndarray) -> np.ndarray:
@@ -46,17 +45,7 @@ def compared_cells(height: int, width: int) -> np.ndarray:
 def shifted_distances(pictures: np.ndarray) -> np.ndarray:
     """Squared distance between every two halves' pictures (halves x h x w x C), per cell compared, at the shift
     of one against the other that brings them closest: halves x halves, symmetric, zero on the diagonal."""
-    return registered_distances(pictures)[0]
-
-
-def registered_distances(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """shifted_distances, and where two halves differ most once registered: the mean squared distance of the
-    LOCAL share of cells that differ most, at that same shift (halves x halves, symmetric).
-
-    Two copies of one print differ by noise spread over every cell; two halves of one figure with another hat
-    or ear colour differ strongly in a few cells and hardly elsewhere, which the mean over all cells dilutes.
-    """
-    count, height, width, channels = pictures.shape
+    count, height, width, _ = pictures.shape
     cells = compared_cells(height, width)
     pad = max(max(map(abs, SHIFTS_ACROSS)), max(map(abs, SHIFTS_ALONG)))
     # edge padding: a picture shifted past its band repeats its border rather than bringing in black
@@ -66,16 +55,7 @@ def registered_distances(pictures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                       for across in SHIFTS_ACROSS for along in SHIFTS_ALONG]).reshape(-1, fixed.shape[1])
     # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
     squared = (np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T)
-    by_shift = squared.reshape(count, -1, count)
-    best = by_shift.min(axis=1)
-    # the cells of every pair at its best shift, one half fixed and the other moved
-    at = by_shift.argmin(axis=1)  # (fixed, moved) -> shift
-    moved_cells = moved.reshape(-1, count, fixed.shape[1])[at, np.arange(count)[None, :]]  # fixed x moved x cells*C
-    per_cell = ((fixed[:, None] - moved_cells) ** 2).reshape(count, count, -1, channels).sum(axis=3)
-    worst = max(1, int(round(LOCAL * per_cell.shape[2])))
-    local = np.partition(per_cell, per_cell.shape[2] - worst, axis=2)[..., -worst:].mean(axis=2)
-    local = np.where(best <= best.T, local, local.T)  # at the shift that counts, whichever half moved
+    best = squared.reshape(count, -1, count).min(axis=1)
     best = np.maximum(np.minimum(best, best.T), 0.0) / cells.sum()  # either half may be the one shifted
     np.fill_diagonal(best, 0.0)
-    np.fill_diagonal(local, 0.0)
-    return best, local
+    return best

@@ -3,8 +3,7 @@
 Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
 half-type: Ward's hierarchical clustering of their colours, colour layout and silhouette, cut where the
 merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best
-small shift (halfmatch), both over all their cells and where they differ most (the same figure with another ear
-or hat colour). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the
+small shift (halfmatch). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the
 rows nearest the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a
 figure is cut through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is
 plausible when either holds, as a motif's halves need not share their colours (a face and its trousers). The
@@ -29,7 +28,7 @@ from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .cut import cut_distances, cut_profiles
 from .features import THUMB, band_features
-from .halfmatch import registered_distances, shifted_distances, small_pictures
+from .halfmatch import shifted_distances, small_pictures
 from ..rectify import territory
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
@@ -61,10 +60,6 @@ PAIRED_OVER_UNPAIRED = 0.5
 # at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
 # dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
 OUTLINE_RETRY = 0.5
-# Where two registered halves differ most (halfmatch.registered_distances), on its typical scale, is added to the
-# appearance at this weight. Fitted on the emoji dev families (10 medium photos each): 1.0 read one more right
-# than 0; 1.0 lost an edge on never-seen hard 10003 with outlines 4% off, 0.5 does not.
-LOCAL_WEIGHT = 0.5
 # A second pairing of the chosen types that also fits and costs at most this much more than the first (in the
 # pairing costs' units: a pair of unrelated halves costs about 2) makes the reading a guess. Measured on dev photos:
 # right pairings' rivals that fit cost 0.72-3.0 more (never-seen medium 10026, 20009, hard 10010, two-tone 20009);
@@ -73,7 +68,8 @@ RIVAL = 0.4
 # A pairing other than the cheapest that fits, of a number of types whose jump (type_count_gaps) is below this, is a
 # guess too: where the types barely stand out, a dearer pairing fitting may be chance. Measured on dev photos: right
 # readings taken at a dearer pairing had jumps 1.40-4.67 (never-seen hard 10003, two-tone 20011, photos-a 20000);
-# the real turtles under a lamp's glare (bench/realphoto_variants.py) fitted wrongly at 1.05.
+# the real turtles under a lamp's glare (bench/realphoto_variants.py) fitted wrongly at 1.05 with an appearance that
+# also weighed where registered halves differ most (tried and dropped: it made real photos' reads less sure).
 WEAK_JUMP = 1.2
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
@@ -148,8 +144,7 @@ def describe_halves(flat: np.ndarray) -> HalfDescriptors:
     """
     histograms = band_features(flat)[:, THUMB[0] * THUMB[1] * 3:]
     by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
-    overall, local = registered_distances(small_pictures(flat))
-    appearance = on_typical_scale(by_histogram) + on_typical_scale(overall) + LOCAL_WEIGHT * on_typical_scale(local)
+    appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat)))
     masks = [lab_of(band) for band in flat]  # (territory, Lab, motif mask) of each half
     return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for _, lab, motif in masks]),
                            np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]),
