@@ -8,7 +8,7 @@ but the tiles are cut where the truth says they are, so segmentation does not en
 self-labelling's own (vision/read/selflabel.py). Per tier and layout: motif count right, every edge right up to
 renaming the motifs (and swapping which half is +), the reading's repair a true solution, and the same with no
 question asked; then what went wrong on each photo not read right: the number of motifs, the grouping of halves
-into motifs by colour, or the split of a motif's halves into head and tail.
+into motifs, or the split of a motif's halves into head and tail.
 
 Found outlines are a few percent off the true ones, so the true corners can be perturbed to see how quickly
 self-labelling falls with corner error: --jitter J moves every corner by up to J of a side in each direction,

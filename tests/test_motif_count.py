@@ -71,9 +71,9 @@ def test_told_how_many_motifs_the_photo_is_read_with_that_many(four_motifs):
 
 
 def test_at_review_a_guess_asks_how_many_motifs_and_reads_again(four_motifs, monkeypatch):
-    """No reading counts as pairing like colours here (as on a photo where none does): the person is asked for
+    """No reading counts as pairing halves that meet at the cut or share colours here (as on a photo where none does): the person is asked for
     the number of motifs, and the photo is read again with the number given."""
-    monkeypatch.setattr("photosolve.vision.read.selflabel.COHERENT", -1.0)
+    monkeypatch.setattr("photosolve.vision.read.selflabel.MEETS", -1.0)
     result = run(str(four_motifs[0]), "--review", "--json", input="seven\n3\n")
     assert "How many different motifs" in result.stderr and "'seven' is not a number" in result.stderr
     assert "3 motifs as told" in result.stderr

@@ -127,8 +127,8 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
     from .read.selflabel import MOTIF_RANGE, self_label
 
     found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1))
-    guess = (f"the halves could not be sorted into motifs whose two halves share their colours, so the "
-             f"{found.motifs} motifs read are a guess" if found.guessed else "")
+    guess = (f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
+             f"share their colours), so the {found.motifs} motifs read are a guess" if found.guessed else "")
     return EdgeReading(doubted(found.reading, halves), found.templates,
                        f"{why}; {found.motifs} motifs found in the photo itself", guess)
 
