@@ -10,10 +10,8 @@ saved, done. Each step's screenshot is written to --out, and the timings printed
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -33,17 +31,9 @@ def twins_photo(folder: Path) -> tuple[Path, Path, dict]:
     from typer.testing import CliRunner
 
     from photosolve.cli.main import app
-    from photosolve.scenes.artwork import random_artwork
-    from photosolve.scenes.scene import make_scene, save_scene
-    from photosolve.solver import Puzzle
-    from photosolve.solver.generate import planted_puzzle
+    from photosolve.scenes.scene import make_scene, save_scene, twin_motif_puzzle
 
-    puzzle, _ = planted_puzzle(3, 3, 4, random.Random(12))
-    art = random_artwork(4, 12)
-    motifs = dict(art.motifs)
-    motifs[2] = dataclasses.replace(motifs[1], name="twin")
-    art = dataclasses.replace(art, name="twins", motifs=motifs, key=("twins",))
-    puzzle = Puzzle(puzzle.tiles, art.motif_names)
+    puzzle, art = twin_motif_puzzle(12)
     save_scene(make_scene(puzzle, 1, tier="easy", layout="scattered", art=art, size=(1400, 1050)),
                folder / "teacher.jpg")
     (folder / "list.tiles").write_text("\n".join(" ".join(map(str, t.edges)) for t in puzzle.tiles) + "\n")
@@ -155,7 +145,6 @@ def main() -> None:
         document = settled(browser)
         first = document["doubtful"][0]
         tile, side = first["tile"], first["side"]
-        edge = document["tiles"][tile]["edges"][side]
         browser.find_element(By.CSS_SELECTOR, f'.label[data-tile="{tile + 1}"][data-side="{side}"]').click()
         shot("2-labels-offered.png")
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)

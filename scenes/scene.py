@@ -53,6 +53,17 @@ class Conditions:
     sharpen: float = 0.5                   # the phone's unsharp mask (amount); halos along edges
 
 
+def twin_motif_puzzle(seed: int) -> tuple[Puzzle, Artwork]:
+    """A random 3x3 puzzle of 4 motifs whose motifs 1 and 2 are drawn alike (the second named "twin"): a photo of it
+    leaves edges in doubt, for the review tests and screenshots."""
+    puzzle, _ = planted_puzzle(3, 3, 4, random.Random(seed))
+    art = random_artwork(4, seed)
+    motifs = dict(art.motifs)
+    motifs[2] = replace(motifs[1], name="twin")
+    art = replace(art, name="twins", motifs=motifs, key=("twins",))
+    return Puzzle(puzzle.tiles, art.motif_names), art
+
+
 def tier_conditions(tier: str, rng: np.random.Generator, layout: str | None = None,
                     size: tuple[int, int] | None = None) -> Conditions:
     """Random conditions within a tier's ranges; `layout` and `size` pin those two."""

@@ -5,9 +5,7 @@ them apart, so the doubt is real, and only the person can settle it.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
-import random
 import re
 
 import numpy as np
@@ -15,10 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from photosolve.cli.main import app, with_default_command
-from photosolve.scenes.artwork import random_artwork
-from photosolve.scenes.scene import make_scene, save_scene
-from photosolve.solver import Puzzle, turn_edges
-from photosolve.solver.generate import planted_puzzle
+from photosolve.scenes.scene import make_scene, save_scene, twin_motif_puzzle
+from photosolve.solver import turn_edges
 
 from .solver_checks import board_is_valid
 
@@ -33,12 +29,7 @@ def run(*args: str, input: str | None = None):
 def twins(tmp_path_factory):
     """A learned template set for a puzzle with look-alike motifs 1 and 2, and another photo of it."""
     folder = tmp_path_factory.mktemp("twins")
-    puzzle, _ = planted_puzzle(3, 3, 4, random.Random(12))
-    art = random_artwork(4, 12)
-    motifs = dict(art.motifs)
-    motifs[2] = dataclasses.replace(motifs[1], name="twin")
-    art = dataclasses.replace(art, name="twins", motifs=motifs, key=("twins",))
-    puzzle = Puzzle(puzzle.tiles, art.motif_names)
+    puzzle, art = twin_motif_puzzle(12)
     teacher = make_scene(puzzle, 1, tier="easy", layout="scattered", art=art, size=SIZE)
     save_scene(teacher, folder / "teacher.jpg")
     (folder / "list.tiles").write_text("\n".join(" ".join(map(str, t.edges)) for t in puzzle.tiles) + "\n")
