@@ -27,7 +27,8 @@ def cut_profiles(flat: np.ndarray) -> np.ndarray:
     """
     width = flat.shape[2]
     scale = width / 128.0
-    first, last = int(round(CUT_ROWS[0] * scale)), max(int(round(CUT_ROWS[1] * scale)), int(round(CUT_ROWS[0] * scale)) + 1)
+    first = int(round(CUT_ROWS[0] * scale))
+    last = max(int(round(CUT_ROWS[1] * scale)), first + 1)
     rows = np.clip(flat[:, first:last], 0, 1).astype(np.float32)
     lab = cv2.cvtColor(rows.reshape(-1, width, 3), cv2.COLOR_RGB2LAB).reshape(rows.shape)
     motif = ((np.hypot(lab[..., 1], lab[..., 2]) > 12) | (lab[..., 0] < 75)).astype(np.float32)
