@@ -71,8 +71,11 @@ def is_heif(path: Path) -> bool:
     """Whether the file is HEIC/HEIF (or AVIF) by its name or by the brand in its first box."""
     if path.suffix.lower() in {".heic", ".heif", ".hif", ".avif"}:
         return True
-    with open(path, "rb") as file:
-        head = file.read(12)
+    try:
+        with open(path, "rb") as file:
+            head = file.read(12)
+    except OSError:  # asked while explaining why the photo would not open: that reason is the one to give
+        return False
     return head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS
 
 

@@ -15,6 +15,9 @@ import numpy as np
 
 from ...solver.search import BoardSizeError, SolveResult, solve
 from ...solver.tiles import Puzzle
+from ...vision.rectify import edge_bands, territory
+from ..photo_cmd import edge_posteriors_of
+from ..photo_cmd import puzzle_of as tiles_puzzle
 from ..photo_outputs import DOUBTFUL, save_image, save_tile_file
 
 Edges = tuple[int, int, int, int]
@@ -22,9 +25,6 @@ SIDES = ("north", "east", "south", "west")
 PAGE_PHOTO_SIDE = 1600  # the photo goes to the page at most this long: sharp on a laptop screen, a few 100 kB
 PAGE_CELL = 160  # pixels a tile in the solved picture on the page (the saved one has the photo's resolution)
 HALF_WIDTH = 120  # pixels: the width of a label's small picture
-# How deep into the tile, from its edge, a half's picture reaches: a motif half fills the triangle between the
-# edge and the tile's centre, so a little under half the tile shows all of it.
-HALF_DEPTH = 0.45
 MOST_SOLUTIONS_LISTED = 20  # where the tiles go is sent for this many solutions; the count is always exact
 
 
@@ -68,8 +68,7 @@ def labels_of(reviewed: Reviewed) -> list[int]:
 
 
 def puzzle_of(reviewed: Reviewed, edges: tuple[Edges, ...]) -> Puzzle:
-    puzzle = Puzzle.from_edges(edges, reviewed.motif_names)
-    return Puzzle(puzzle.tiles, puzzle.motif_names, source=reviewed.source)
+    return tiles_puzzle(edges, reviewed.motif_names, reviewed.source)
 
 
 def set_edges(reviewed: Reviewed, corrections: Corrections, changes: Iterable[tuple[int, int, int]]) -> Corrections:
@@ -129,13 +128,10 @@ def suggestion(reviewed: Reviewed, corrections: Corrections) -> list[tuple[int, 
     """When the tiles as labelled have no solution: the fewest, likeliest changes that give one (solver/repair.py),
     the edges the person set taken as certain. Empty when none is found within the repair's budget."""
     edges = corrections.edges
-    from ...solver.repair import FLOOR, repair
+    from ...solver.repair import repair
 
-    columns = [int(v) for v in reviewed.reading.candidates]
-    posteriors = [[dict(zip(columns, map(float, side))) for side in tile] for tile in reviewed.reading.posterior]
-    for tile, side in corrections.checked:
-        posteriors[tile][side] = {label: FLOOR for label in columns} | {edges[tile][side]: 1.0}
-    found = repair(posteriors, reviewed.rows, reviewed.cols)
+    answers = {(tile, side): edges[tile][side] for tile, side in corrections.checked}
+    found = repair(edge_posteriors_of(reviewed.reading, answers), reviewed.rows, reviewed.cols)
     if found.solution is None:
         return []
     return [(t, s, found.edges[t][s]) for t in range(len(edges)) for s in range(4)
@@ -260,12 +256,9 @@ def half_picture(reviewed: Reviewed, label: int) -> np.ndarray:
     if (first == label).any():
         chance[first != label] = -1.0
     tile, side = np.unravel_index(int(np.argmax(chance)), chance.shape)
-    turned = np.rot90(reviewed.squares[tile], int(side))  # counter-clockwise by `side` quarters: that edge on top
-    size = turned.shape[0]
-    band = turned[: max(1, int(round(size * HALF_DEPTH)))].astype(np.float32)
+    band = edge_bands(reviewed.squares[tile])[int(side)].astype(np.float32)  # that edge on top
     # The half is the triangle between the edge and the tile's centre: the neighbouring halves beside it are paled.
-    y, x = np.mgrid[: band.shape[0], : size] + 0.5
-    outside = np.abs(x - size / 2) > size / 2 - y
+    outside = ~territory(*band.shape[:2])
     band[outside] = 255 - 0.3 * (255 - band[outside])
     band = band.round().astype(np.uint8)
     from PIL import Image

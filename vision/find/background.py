@@ -45,34 +45,31 @@ def texture_difference(lab: np.ndarray) -> np.ndarray:
     lightness = small[..., 0]
     spread = np.sqrt(np.maximum(cv2.blur(lightness * lightness, (window, window)) - mean[..., 0] ** 2, 0))
     features = np.dstack([mean * LAB_WEIGHTS, spread * SPREAD_WEIGHT]).astype(np.float32)
-    colours = border_colours(features)
-    pixels = features.reshape(-1, features.shape[-1])
-    nearest = np.concatenate([nearest_squared_distance(pixels[start:start + SLICE], colours)
-                              for start in range(0, len(pixels), SLICE)])
-    distance = np.sqrt(np.maximum(nearest, 0)).reshape(small.shape[:2])
-    return cv2.resize(distance, (width, height), interpolation=cv2.INTER_LINEAR)
+    return distance_to_nearest(features, border_colours(features), (width, height))
 
 
 def texture_masks(lab: np.ndarray):
     """A mask (uint8 0/255) of the neighbourhoods that differ from the table's (texture_difference), split from the
     table at the difference's Otsu threshold: what differs from a speckled or grained table."""
-    difference = texture_difference(lab)
-    scaled = np.clip(difference * 4, 0, 255).astype(np.uint8)
+    scaled = np.clip(texture_difference(lab) * 4, 0, 255).astype(np.uint8)
     level, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-                        for size in (odd_size(CLOSE, lab), odd_size(OPEN, lab)))
-    mask = cv2.morphologyEx((scaled > level).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
-    yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
+    yield solid_regions(scaled > level)
 
 
 def background_masks(difference: np.ndarray):
     """Masks (uint8 0/255) of the pixels that differ from the table (`difference`, see table_difference), from the
     loosest threshold to stricter ones."""
-    closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-                        for size in (odd_size(CLOSE, difference), odd_size(OPEN, difference)))
     for threshold in DIFFERENCE_THRESHOLDS:
-        mask = cv2.morphologyEx((difference > threshold).astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
-        yield cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
+        yield solid_regions(difference > threshold)
+
+
+def solid_regions(differs: np.ndarray) -> np.ndarray:
+    """A mask (uint8 0/255) of where the table is not (boolean), cleaned: cracks within a tile closed, holes
+    filled, thin bridges between tiles cut."""
+    closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+                        for size in (odd_size(CLOSE, differs), odd_size(OPEN, differs)))
+    mask = cv2.morphologyEx(differs.astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
+    return cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
 
 
 def odd_size(fraction: float, image: np.ndarray) -> int:
@@ -93,8 +90,8 @@ def border_colours(lab: np.ndarray) -> np.ndarray:
     height, width = lab.shape[:2]
     ring = max(4, int(round(BORDER * max(height, width))))
     channels = lab.shape[-1]
-    pixels = np.concatenate([lab[:ring].reshape(-1, channels), lab[-ring:].reshape(-1, channels),
-                             lab[ring:-ring, :ring].reshape(-1, channels), lab[ring:-ring, -ring:].reshape(-1, channels)])
+    strips = (lab[:ring], lab[-ring:], lab[ring:-ring, :ring], lab[ring:-ring, -ring:])
+    pixels = np.concatenate([strip.reshape(-1, channels) for strip in strips])
     pixels = np.ascontiguousarray(pixels[:: max(1, len(pixels) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(7)
@@ -110,12 +107,17 @@ def distance_from_border_colours(lab: np.ndarray) -> np.ndarray:
     """
     height, width = lab.shape[:2]
     small = cv2.resize(lab, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
-    pixels = (small * LAB_WEIGHTS).reshape(-1, 3)
-    colours = border_colours(lab) * LAB_WEIGHTS
+    return distance_to_nearest(small * LAB_WEIGHTS, border_colours(lab) * LAB_WEIGHTS, (width, height))
+
+
+def distance_to_nearest(features: np.ndarray, colours: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Each pixel's distance from the nearest of the colours (features: h x w x C, colours: K x C), scaled up
+    to `size` (width, height)."""
+    pixels = features.reshape(-1, features.shape[-1])
     nearest = np.concatenate([nearest_squared_distance(pixels[start:start + SLICE], colours)
                               for start in range(0, len(pixels), SLICE)])
-    distance = np.sqrt(np.maximum(nearest, 0)).reshape(small.shape[:2])
-    return cv2.resize(distance, (width, height), interpolation=cv2.INTER_LINEAR)
+    distance = np.sqrt(np.maximum(nearest, 0)).reshape(features.shape[:2])
+    return cv2.resize(distance, size, interpolation=cv2.INTER_LINEAR)
 
 
 # Pixels per matrix product: small enough that the linear algebra library does the product on one thread. Waking

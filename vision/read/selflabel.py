@@ -87,8 +87,9 @@ class SelfReading:
     repair_costs: dict[int, float]  # number of half-types asked about -> what the solver priced its reading at
     # (0: the tiles fit as read, inf: they do not; a repair's cost where one was needed)
     # No way of reading the halves paired plausibly only (MEETS), or two about as cheap that both fit (RIVAL): the
-    # motifs taken are a guess, and so is every edge read with them, however sure each looks. Measured: 2 of 120 never-seen hard photos (one of them
-    # then solved wrongly with every edge at p >= 0.99), none of 60 medium, none of the real photos.
+    # motifs taken are a guess, and so is every edge read with them, however sure each looks. Measured: 2 of 120
+    # never-seen hard photos (one of them then solved wrongly with every edge at p >= 0.99), none of 60 medium,
+    # none of the real photos.
     guessed: bool = False
 
 
