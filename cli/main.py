@@ -53,7 +53,7 @@ def solve(
     from .solve_cmd import SearchOptions, solve_command
 
     options = SearchOptions(first, match, tuple(clue or ()), clues, jobs, timeout, progress)
-    _finish(lambda: solve_command(tiles, rows, cols, order, first, as_json, options))
+    _finish(lambda: solve_command(tiles, rows, cols, order, as_json, options))
 
 
 @app.command("read")

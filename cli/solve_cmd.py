@@ -124,7 +124,7 @@ def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, options: Sear
     if options.timeout is not None and not options.timeout > 0:
         raise Fail(f"--timeout must be a positive number of seconds, got {options.timeout}", ExitCode.BAD_INPUT)
     show = sys.stderr.isatty() if options.progress is None else options.progress
-    watch = Watch(timeout=options.timeout, progress=ProgressLine().show if show else None)
+    watch = Watch(timeout=options.timeout, progress=show_progress if show else None)
     try:
         result = solve(puzzle, rows, cols, first=options.first, clues=clues_of(puzzle, options),
                        jobs=options.jobs, watch=watch)
@@ -137,17 +137,15 @@ def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, options: Sear
     return result
 
 
-class ProgressLine:
+def show_progress(p: Progress) -> None:
     """One line on stderr, rewritten in place: placements, their rate, the deepest cell, solutions so far."""
-
-    def show(self, p: Progress) -> None:
-        rate = p.nodes / p.seconds if p.seconds else 0.0
-        row, col = p.deepest_cell
-        split = f", subtrees {p.subtrees[0]}/{p.subtrees[1]}" if p.subtrees else ""
-        sys.stderr.write(f"\r\033[K{p.seconds:6.1f} s  {_count(p.nodes)} placements ({_count(rate)}/s), "
-                         f"deepest {p.deepest}/{p.cells} cells (row {row + 1}, col {col + 1}), "
-                         f"{p.found} found{split}  (Ctrl-C stops and prints them)")
-        sys.stderr.flush()
+    rate = p.nodes / p.seconds if p.seconds else 0.0
+    row, col = p.deepest_cell
+    split = f", subtrees {p.subtrees[0]}/{p.subtrees[1]}" if p.subtrees else ""
+    sys.stderr.write(f"\r\033[K{p.seconds:6.1f} s  {_count(p.nodes)} placements ({_count(rate)}/s), "
+                     f"deepest {p.deepest}/{p.cells} cells (row {row + 1}, col {col + 1}), "
+                     f"{p.found} found{split}  (Ctrl-C stops and prints them)")
+    sys.stderr.flush()
 
 
 def _count(n: float) -> str:
@@ -194,9 +192,9 @@ def _duration(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
-def solve_command(tiles: str | None, rows: int | None, cols: int | None, order: str, first: bool,
-                  as_json: bool, options: SearchOptions | None = None) -> ExitCode:
-    options = (options or SearchOptions())._replace(first=first)
+def solve_command(tiles: str | None, rows: int | None, cols: int | None, order: str, as_json: bool,
+                  options: SearchOptions | None = None) -> ExitCode:
+    options = options or SearchOptions()
     if options.match not in (None, "signed", "equal"):
         raise Fail(f"--match is 'signed' or 'equal', not '{options.match}'", ExitCode.BAD_INPUT)
     loaded = read_input(tiles, order, rows * cols if rows and cols else None, options.match)

@@ -207,15 +207,6 @@ static PyObject *Search_kept(Search *s, PyObject *unused) {
     return out;
 }
 
-static PyObject *Search_path(Search *s, PyObject *unused) {
-    /* The placements on the stack now: where the search is. */
-    int upto = s->state == RUNNING ? s->depth : s->base;
-    PyObject *row = PyTuple_New(upto);
-    if (!row) return NULL;
-    for (int j = 0; j < upto; j++) PyTuple_SET_ITEM(row, j, PyLong_FromLong(s->placed[j]));
-    return row;
-}
-
 static PyObject *get_nodes(Search *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *get_found(Search *s, void *c) { return PyLong_FromLongLong(s->found); }
 static PyObject *get_deepest(Search *s, void *c) { return PyLong_FromLongLong(s->deepest); }
@@ -232,7 +223,6 @@ static PyGetSetDef Search_getset[] = {
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)Search_run, METH_O, "Place up to `budget` more tiles; return the state."},
     {"kept", (PyCFunction)Search_kept, METH_NOARGS, "The solutions kept, as tuples of candidate numbers per step."},
-    {"path", (PyCFunction)Search_path, METH_NOARGS, "The candidates placed now, one per filled step."},
     {NULL},
 };
 

@@ -129,6 +129,3 @@ class PySearch:
 
     def kept(self) -> list[tuple[int, ...]]:
         return list(self._kept)
-
-    def path(self) -> tuple[int, ...]:
-        return tuple(self.placed[:self.depth if self.state == RUNNING else self.base])

@@ -48,7 +48,8 @@ class Plan(NamedTuple):
     entries: list[int]   # ENTRY_STRIDE ints per candidate
     steps: list[int]     # STEP_STRIDE ints per step
     buckets: list[int]   # per step's table: colours ** keys + 1 offsets into entries (candidate numbers)
-    symmetry: int        # how many whole-board rotations each searched solution stands for (1, 2 or 4)
+    symmetry: int        # the board's rotation symmetry (4 square, 2 not): with it broken, how many whole-board
+    #                      rotations each searched solution stands for
 
     def placement(self, entry: int) -> tuple[int, int]:
         """(tile index, turns) of a candidate."""
