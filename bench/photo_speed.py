@@ -58,10 +58,10 @@ def stage_times(photo: Path, runs: int) -> dict[str, float]:
             image = timed("load (decode, EXIF, downscale)", lambda: load_photo(photo))
             quads = timed("segment", lambda: find_tiles(image, 9))
             squares = timed("rectify", lambda: rectify_all(image, quads))
-            bands = timed("cut halves", lambda: white_bands(squares))
-            features = timed("describe halves", lambda: band_features(bands))
+            bands, face = timed("cut halves", lambda: white_bands(squares))
+            features = timed("describe halves", lambda: band_features(bands, face))
             supports = timed("outline doubt", lambda: outline_supports(image, quads))
-            halves = Halves(quads, squares, bands, features, supports)
+            halves = Halves(quads, squares, bands, features, supports, face)
             read = timed("choose templates and classify", lambda: read_photo_edges(halves, None, 3, 3))
             reading = read.reading
             puzzle = Puzzle.from_edges([tuple(int(v) for v in e) for e in reading.labels])

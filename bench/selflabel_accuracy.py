@@ -50,14 +50,14 @@ def perturbed(corners: np.ndarray, rng: np.random.Generator, jitter: float, inse
     return moved
 
 
-def true_bands(scene, jitter: float = 0.0, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def true_bands(scene, jitter: float = 0.0, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The scene's halves cut at the true corners, perturbed when asked (perturbed, the same for one seed
-    whatever the jitter), as the pipeline cuts found ones; and the true edges."""
+    whatever the jitter), as the pipeline cuts found ones; the face's Lab in them; and the true edges."""
     rng = np.random.default_rng([scene.truth["seed"], 7])
     quads = [TileQuad(perturbed(np.array(tile["corners"], float), rng, jitter, inset))
              for tile in scene.truth["tiles"]]
-    bands = white_bands(rectify_all(photo_from_array(scene.image), quads))
-    return bands, np.array([tile["edges"] for tile in scene.truth["tiles"]])
+    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
+    return bands, face, np.array([tile["edges"] for tile in scene.truth["tiles"]])
 
 
 def same_partition(first: np.ndarray, second: np.ndarray) -> bool:
@@ -85,9 +85,9 @@ def run_case(scene, jitter: float = 0.0, inset: float = 0.0) -> dict:
     seed = scene.truth["seed"]
     truth = scene.truth
     rows, cols = truth["rows"], truth["cols"]
-    bands, edges = true_bands(scene, jitter, inset)
+    bands, face, edges = true_bands(scene, jitter, inset)
     started = time.perf_counter()
-    found = self_label(bands, rows, cols)
+    found = self_label(bands, rows, cols, face=face)
     seconds = time.perf_counter() - started
     labels = found.reading.labels
     true_motifs = len(set(np.abs(edges).ravel().tolist()) - {0})

@@ -33,8 +33,8 @@ TIERS = ("easy", "medium", "hard")
 def true_halves(scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bands, features and true edges (tiles x 4) of a scene, cut at the true corners."""
     quads = [TileQuad(np.array(t["corners"], float)) for t in scene.truth["tiles"]]
-    bands = white_bands(rectify_all(photo_from_array(scene.image), quads))
-    return bands, band_features(bands), np.array([t["edges"] for t in scene.truth["tiles"]])
+    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
+    return bands, band_features(bands, face), np.array([t["edges"] for t in scene.truth["tiles"]])
 
 
 def listed_puzzle(truth: dict, seed: int) -> Puzzle:

@@ -177,8 +177,12 @@ def test_the_server_answers_only_with_its_token_and_stops_when_done(reviewed):
         with pytest.raises(urllib.error.HTTPError) as missing:
             urllib.request.urlopen(url + "solved.png?n=x", timeout=10)
         assert missing.value.code == 404
-        assert urllib.request.urlopen(url + "solved.png", timeout=10).read()[:4] == b"\x89PNG" or \
-            state["outcome"]["count"] == 0
+        if state["outcome"]["count"]:  # the solved picture is there exactly when the change leaves a solution
+            assert urllib.request.urlopen(url + "solved.png", timeout=10).read()[:4] == b"\x89PNG"
+        else:
+            with pytest.raises(urllib.error.HTTPError) as unsolved:
+                urllib.request.urlopen(url + "solved.png", timeout=10)
+            assert unsolved.value.code == 404
         assert post(url + "done", {}) == {"done": True}
         serving.join(10)
         assert not serving.is_alive()

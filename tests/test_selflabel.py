@@ -44,7 +44,7 @@ def true_halves(scene, corner_error: float = 0.0, inset: float = 0.0) -> tuple[n
             moved[edge] += inset * (corners[(edge + 3) % 4] - corners[edge])
             moved[(edge + 1) % 4] += inset * (corners[(edge + 2) % 4] - corners[(edge + 1) % 4])
         quads.append(TileQuad(moved))
-    return (white_bands(rectify_all(photo_from_array(scene.image), quads)),
+    return (white_bands(rectify_all(photo_from_array(scene.image), quads))[0],
             np.array([tile["edges"] for tile in scene.truth["tiles"]]))
 
 

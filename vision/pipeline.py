@@ -1,12 +1,13 @@
 """The photo pipeline end to end, one stage after another: tiles found, cut out, described, read."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .read.classify import Reading, list_forcing, read_halves
 from .read.doubt import outline_supports, with_outline_doubt
+from .read.face import WHITE_LAB
 from .read.features import band_features, white_bands
 from .rectify import rectify_all
 from .find.segment import find_tiles
@@ -29,9 +30,10 @@ class Halves:
 
     quads: list[TileQuad]
     squares: np.ndarray  # (tiles, size, size, 3) uint8, N on top
-    bands: np.ndarray  # (tiles, 4, h, w, 3) float, white-balanced, edge on top
+    bands: np.ndarray  # (tiles, 4, h, w, 3) float, in one light (face.py), edge on top
     features: np.ndarray  # (tiles, 4, F)
     supports: np.ndarray | None = None  # (tiles,) how well each outline lies on edges (doubt.py); None: not measured
+    face: np.ndarray = field(default_factory=lambda: WHITE_LAB.copy())  # the face's Lab in the bands
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,8 @@ def cut_halves(photo: Photo, expected: int) -> Halves:
     """Segment the photo, rectify each tile, and describe its four halves."""
     quads = find_tiles(photo, expected)
     squares = rectify_all(photo, quads)
-    bands = white_bands(squares)
-    return Halves(quads, squares, bands, band_features(bands), outline_supports(photo, quads))
+    bands, face = white_bands(squares)
+    return Halves(quads, squares, bands, band_features(bands, face), outline_supports(photo, quads), face)
 
 
 def set_fit(features: np.ndarray, examples: np.ndarray) -> float:
@@ -126,7 +128,8 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
                            ) -> EdgeReading:
     from .read.selflabel import MOTIF_RANGE, self_label
 
-    found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1))
+    found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1),
+                       halves.face)
     guess = (f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
              f"share their colours), so the {found.motifs} motifs read are a guess" if found.guessed else "")
     return EdgeReading(doubted(found.reading, halves), found.templates,

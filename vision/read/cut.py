@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .face import WHITE_LAB, motif_mask
+
 # The rows compared, in pixels of a 128-pixel tile: 2-6% of the side in from the edge. Nearer the edge lie the
 # tile's printed border (1.4% in on the generated faces) and, where an outline is a little off, table; further
 # in, the halves move apart from the cut. Measured on never-seen medium photos (plain and with a motif's halves
@@ -21,8 +23,8 @@ CELLS = 32  # cells along the edge: 4 pixels of a 128-pixel tile each
 SHIFTS = range(-2, 3)  # cells along the edge one profile may slide against the other: 6% of a side, as outlines err
 
 
-def cut_profiles(flat: np.ndarray) -> np.ndarray:
-    """Every half's profile along its edge (flat: halves x h x w x 3, white-balanced, edge on top): the mean
+def cut_profiles(flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarray:
+    """Every half's profile along its edge (flat: halves x h x w x 3, in one light, edge on top; face: the face's Lab): the mean
     Lab (over 100) and share of motif (not face) of the rows nearest the edge, in CELLS cells: halves x CELLS x 4.
     """
     width = flat.shape[2]
@@ -31,7 +33,7 @@ def cut_profiles(flat: np.ndarray) -> np.ndarray:
     last = max(int(round(CUT_ROWS[1] * scale)), first + 1)
     rows = np.clip(flat[:, first:last], 0, 1).astype(np.float32)
     lab = cv2.cvtColor(rows.reshape(-1, width, 3), cv2.COLOR_RGB2LAB).reshape(rows.shape)
-    motif = ((np.hypot(lab[..., 1], lab[..., 2]) > 12) | (lab[..., 0] < 75)).astype(np.float32)
+    motif = motif_mask(lab, face).astype(np.float32)
     along = np.concatenate([lab / 100.0, motif[..., None]], axis=3).mean(axis=1)  # halves x width x 4
     return np.stack([cv2.resize(profile[None], (CELLS, 1), interpolation=cv2.INTER_AREA)[0] for profile in along])
 

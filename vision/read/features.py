@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from ..rectify import edge_bands, territory
+from .face import WHITE_LAB, alike, face_colour, is_card, lab, motif_mask, white_point
 from .shading import shadow_field
 
 THUMB = (8, 16)  # rows, columns of the colour thumbnail
@@ -27,14 +28,19 @@ HIST_WEIGHT = 1.5
 TOP = 255.0  # the camera's top: a face brighter than this reads this
 CUT_OFF = 250.0  # a channel this bright (noise aside) may be cut off at the top
 TOP_SHARE = 0.1  # the share of the face at the top in a channel for it to be taken as cut off
-MIN_BELOW_CELLS = 4  # face cells wholly below the top that give a cut-off channel its level
+MIN_BELOW_CELLS = 4
+MIN_FACE_CELLS = 12  # of the WHITE_GRID x WHITE_GRID cells, the fewest a face plane is fitted to  # face cells wholly below the top that give a cut-off channel its level
 # Template sets store their halves' features with this stamp: change it whenever band_features' numbers change,
 # and stored features of another version are computed again (tests check the bundled ones are current).
 FEATURES_VERSION = 1
 
 
-def face_plane(square: np.ndarray) -> np.ndarray:
+def face_plane(square: np.ndarray, colour: np.ndarray | None = None) -> np.ndarray:
     """The face's colour across a tile as a plane per channel in log: 3 coefficients (1, x, y) x 3 channels.
+
+    The fit starts from the cells of the face's colour (colour: log RGB, from face.face_colour over all the photo's
+    tiles), or, when that is not given or too few cells show it, from the tile's brightest cells, which on card
+    faces are face.
 
     Light falls off across a tile and drifts in colour; a plane fitted to the face cells follows it, so a half
     on the dark side of a tile is not read as a darker motif. A bright face is often cut off at the camera's top
@@ -49,14 +55,16 @@ def face_plane(square: np.ndarray) -> np.ndarray:
     at_top = cv2.resize((pixels >= CUT_OFF).astype(np.float32), (WHITE_GRID, WHITE_GRID),
                         interpolation=cv2.INTER_AREA).reshape(-1, 3)  # the share of each cell at the top
     design = _white_design(WHITE_GRID)
-    brightness = cells.sum(axis=1)
-    face = brightness >= np.quantile(brightness, 0.6)  # the face is most of a tile and its brightest part
+    face = alike(cells, colour, tolerance=1.5) if colour is not None else np.zeros(len(cells), bool)
+    if face.sum() < MIN_FACE_CELLS:
+        brightness = cells.sum(axis=1)
+        face = brightness >= np.quantile(brightness, 0.6)  # a card face is most of a tile and its brightest part
     for _ in range(3):
         coefficients = np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
         residual = cells - design @ coefficients
         # cells that hold some motif are darker than the plane: keep those within a few percent of it
         trial = np.all(np.abs(residual) < 0.06, axis=1)
-        if trial.sum() < 12:
+        if trial.sum() < MIN_FACE_CELLS:
             break
         face = trial
     coefficients = np.linalg.lstsq(design[face], cells[face], rcond=None)[0]
@@ -107,14 +115,40 @@ def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarr
     return white if shadow is None else (white * np.exp(shadow)[:, :, None]).astype(np.float32)
 
 
-def white_balanced(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
-    """A tile as float RGB in [0, 1.2] with its face colour (the bright, common colour) mapped to white."""
-    return np.clip(square.astype(np.float32) / np.maximum(white_field(square, plane), 1.0), 0.0, 1.2)
+def white_balanced(square: np.ndarray, plane: np.ndarray | None = None, reference: np.ndarray | None = None
+                   ) -> np.ndarray:
+    """A tile as float RGB in [0, 1.2] with its face colour mapped to `reference` (RGB in [0, 1]; white when not
+    given: the face is taken to be card)."""
+    return face_reads(evened_by(square, white_field(square, plane)), reference)
 
 
-def white_bands(squares: np.ndarray) -> np.ndarray:
-    """Every tile's four halves N E S W, white-balanced, edge on top: (tiles, 4, height, width, 3) float."""
-    return np.asarray([edge_bands(white_balanced(square)) for square in squares], dtype=np.float32)
+def evened_by(square: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """A tile divided by its face's colour at every pixel (field): the face reads 1 everywhere."""
+    return square.astype(np.float32) / np.maximum(field, 1.0)
+
+
+def face_reads(evened: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
+    """An evened tile with its face reading `reference` (None: white), within [0, 1.2]."""
+    return np.clip(evened if reference is None else evened * reference.astype(np.float32), 0.0, 1.2)
+
+
+def white_bands(squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every tile's four halves N E S W in one light, edge on top: (tiles, 4, height, width, 3) float; and the
+    face's Lab in them (face.motif_mask tells motif from face by it).
+
+    Each tile's light is measured on its face, of the colour all the photo's tiles share (face.face_colour). A card
+    face is the white reference and reads white; a printed colour keeps its colour under the photo's white.
+    """
+    colour = face_colour(squares)
+    fields = [white_field(square, face_plane(square, colour)) for square in squares]
+    evened = [evened_by(square, field) for square, field in zip(squares, fields)]
+    if is_card(evened):
+        reference, face = None, WHITE_LAB
+    else:
+        reference = np.minimum(1.0 / white_point(evened), 1.0)
+        face = lab(reference)
+    bands = [edge_bands(face_reads(tile, reference)) for tile in evened]
+    return np.asarray(bands, dtype=np.float32), face
 
 
 @lru_cache(maxsize=4)
@@ -122,8 +156,9 @@ def _territory(height: int, width: int) -> np.ndarray:
     return territory(height, width)
 
 
-def band_features(bands: np.ndarray) -> np.ndarray:
-    """Feature vectors of halves: bands (..., height, width, 3) give features (..., F)."""
+def band_features(bands: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarray:
+    """Feature vectors of halves: bands (..., height, width, 3) give features (..., F); face: the face's Lab in
+    them (white_bands)."""
     flat = bands.reshape(-1, *bands.shape[-3:])
     if not len(flat):
         return np.zeros((*bands.shape[:-3], feature_length()), np.float32)
@@ -135,7 +170,7 @@ def band_features(bands: np.ndarray) -> np.ndarray:
     thumbs = np.stack([cv2.resize(half, (THUMB[1], THUMB[0]), interpolation=cv2.INTER_AREA) for half in lab])
     # colours need no full resolution: half of it in each direction keeps every motif colour's share
     small = np.stack([cv2.resize(half, (width // 2, height // 2), interpolation=cv2.INTER_AREA) for half in lab])
-    histograms = colour_histograms(small[:, _territory(height // 2, width // 2)])
+    histograms = colour_histograms(small[:, _territory(height // 2, width // 2)], face)
     features = np.concatenate([thumbs.reshape(len(flat), -1) * np.float32(THUMB_WEIGHT / 100),
                                histograms * HIST_WEIGHT], axis=1).astype(np.float32)
     return features.reshape(*bands.shape[:-3], -1)
@@ -145,7 +180,7 @@ def feature_length() -> int:
     return THUMB[0] * THUMB[1] * 3 + len(AB_CENTRES) ** 2 + len(LIGHT_CENTRES)
 
 
-def colour_histograms(pixels: np.ndarray) -> np.ndarray:
+def colour_histograms(pixels: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarray:
     """Soft histograms of the motif's colours (pixels: N x P x 3 Lab), square-rooted (Hellinger).
 
     Colourful pixels vote in a grid over a and b; grey motif pixels (black, grey) in lightness bins. Soft votes
@@ -153,7 +188,7 @@ def colour_histograms(pixels: np.ndarray) -> np.ndarray:
     """
     lightness, a, b = pixels[..., 0], pixels[..., 1], pixels[..., 2]
     chroma = np.hypot(a, b)
-    motif = (chroma > 12) | (lightness < 75)  # what is not the face
+    motif = motif_mask(pixels, face)
     colourful = np.clip((chroma - 8) / 12, 0, 1) * motif  # a soft split between grey and colourful
     grey = (1 - colourful) * motif
     wa = np.exp(-0.5 * ((a[..., None] - AB_CENTRES) / AB_SIGMA) ** 2).astype(np.float32)  # N x P x bins

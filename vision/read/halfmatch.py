@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from ..rectify import territory
+from .face import WHITE_LAB, motif_mask
 
 CELL = 4  # pixels of a 128-pixel tile per cell of the compared picture: 3% of a side
 # Shifts tried, in cells: across the edge up to 9% of a side (a side found up to 8% inside the tile), along it 6%.
@@ -20,8 +21,8 @@ SHIFTS_ALONG = range(-2, 3)
 EDGE_ROWS = 1  # the cells nearest the edge, left out of the comparison
 
 
-def small_pictures(flat: np.ndarray) -> np.ndarray:
-    """Every half (flat: halves x h x w x 3, white-balanced, edge on top) as a CELL-times smaller Lab picture with
+def small_pictures(flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarray:
+    """Every half (flat: halves x h x w x 3, in one light, edge on top; face: the face's Lab) as a CELL-times smaller Lab picture with
     a fourth channel saying how much of each cell is motif (its silhouette): halves x h' x w' x 4, about unit
     scale."""
     height, width = flat.shape[1:3]
@@ -29,7 +30,7 @@ def small_pictures(flat: np.ndarray) -> np.ndarray:
     pictures = []
     for band in flat:
         lab = cv2.cvtColor(np.clip(band, 0, 1).astype(np.float32), cv2.COLOR_RGB2LAB)
-        motif = ((np.hypot(lab[..., 1], lab[..., 2]) > 12) | (lab[..., 0] < 75)).astype(np.float32)
+        motif = motif_mask(lab, face).astype(np.float32)
         pictures.append(np.dstack([cv2.resize(lab, size, interpolation=cv2.INTER_AREA) / 100.0,
                                    cv2.resize(motif, size, interpolation=cv2.INTER_AREA)]))
     return np.stack(pictures)

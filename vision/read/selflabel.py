@@ -27,6 +27,7 @@ from ...solver import Puzzle, solve
 from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .cut import cut_distances, cut_profiles
+from .face import WHITE_LAB, motif_mask
 from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
 from ..rectify import territory
@@ -106,13 +107,12 @@ class HalfDescriptors:
     meeting: np.ndarray  # (halves, halves): how unlike two halves are where they would meet at the cut (cut.py)
 
 
-def lab_of(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A white-balanced half's territory mask, its Lab pixels, and which of them are motif (not face)."""
+def lab_of(band: np.ndarray, face: np.ndarray = WHITE_LAB) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A half's territory mask, its Lab pixels, and which of them are motif (not face; face: its Lab)."""
     inside = band_territory(*band.shape[:2])
     neutral = np.where(inside[:, :, None], band, 1.0).astype(np.float32)
     lab = cv2.cvtColor(np.clip(neutral, 0, 1), cv2.COLOR_RGB2LAB)
-    lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
-    motif = ((np.hypot(a, b) > 12) | (lightness < 75)) & inside
+    motif = motif_mask(lab, face) & inside
     return inside, lab, motif
 
 
@@ -136,30 +136,30 @@ def on_typical_scale(squared: np.ndarray) -> np.ndarray:
     return squared / max(float(np.median(squared[np.triu_indices(len(squared), 1)])), 1e-9)
 
 
-def describe_halves(flat: np.ndarray) -> HalfDescriptors:
-    """Descriptors of every half (flat: halves x h x w x 3, white-balanced, edge on top).
+def describe_halves(flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> HalfDescriptors:
+    """Descriptors of every half (flat: halves x h x w x 3, in one light, edge on top; face: the face's Lab).
 
     The appearance joins the soft colour histogram of the template reader's features with the colour picture and
     the silhouette: under glare and blur, where colours wash out, the outline still tells the types apart. The
     pictures are compared at their best small shift, as found outlines are a few percent off (halfmatch).
     """
-    histograms = band_features(flat)[:, THUMB[0] * THUMB[1] * 3:]
+    histograms = band_features(flat, face)[:, THUMB[0] * THUMB[1] * 3:]
     by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
-    appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat)))
-    masks = [lab_of(band) for band in flat]  # (territory, Lab, motif mask) of each half
+    appearance = on_typical_scale(by_histogram) + on_typical_scale(shifted_distances(small_pictures(flat, face)))
+    masks = [lab_of(band, face) for band in flat]  # (territory, Lab, motif mask) of each half
     return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for _, lab, motif in masks]),
                            np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]),
-                           cut_distances(cut_profiles(flat)))
+                           cut_distances(cut_profiles(flat, face)))
 
 
-def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
+def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> HalfDescriptors:
     """The descriptors with the silhouettes weighed more in the appearance (OUTLINE_RETRY).
 
     Where a motif's head and tail share their colours and their outlines differ little, copies of the two sort
     into one type and no reading fits (never-seen hard 30059: cats of six colours, each head nearer its own
     tail than any other head); their outlines still tell them apart.
     """
-    silhouettes = shifted_distances(small_pictures(flat)[..., 3:])
+    silhouettes = shifted_distances(small_pictures(flat, face)[..., 3:])
     return replace(descriptors, appearance=descriptors.appearance + OUTLINE_RETRY * on_typical_scale(silhouettes))
 
 
@@ -408,7 +408,8 @@ def typical_colour_distance(colours: np.ndarray) -> float:
     return max(float(np.median(squared[np.triu_indices(len(colours), 1)])), 1e-9)
 
 
-def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE) -> SelfReading:
+def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE, face: np.ndarray = WHITE_LAB
+               ) -> SelfReading:
     """Read the halves (bands: tiles x 4 x h x w x 3, white-balanced, edge on top) with no template set.
 
     The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those whose pairs
@@ -422,15 +423,15 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE)
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = describe_halves(flat)
+    descriptors = describe_halves(flat, face)
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
     if not choice.fits:
-        outlined = choose_trial(outline_weighed(descriptors, flat), rows, cols, tiles, motif_range)
+        outlined = choose_trial(outline_weighed(descriptors, flat, face), rows, cols, tiles, motif_range)
         # a second sort that leaves a type unpaired fits whenever that type lies on the frame: it proves nothing
         if outlined.fits and not leaves_unpaired(outlined.trial.reading):
             choice = replace(outlined, costs={**choice.costs, **outlined.costs})
     reading = choice.trial.reading
-    names = motif_names(flat, reading.labels.ravel())
+    names = motif_names(flat, reading.labels.ravel(), face)
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
                             bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()})
     return SelfReading(reading, templates, len(names), choice.costs, guessed=not choice.coherent)
@@ -515,12 +516,12 @@ def colour_name(lab: np.ndarray) -> str:
     return names[int(np.argmin(np.linalg.norm(reference - lab, axis=1)))]
 
 
-def motif_names(bands: np.ndarray, labels: np.ndarray) -> dict[int, str]:
+def motif_names(bands: np.ndarray, labels: np.ndarray, face: np.ndarray = WHITE_LAB) -> dict[int, str]:
     """Each motif named by the typical colour of its halves ('red', 'blue'), numbered where two share a name."""
     names: dict[int, str] = {}
     for motif in sorted(set(abs(int(v)) for v in labels)):
         pixels = np.concatenate([lab[motif_mask] for _, lab, motif_mask in
-                                 (lab_of(band) for band in bands[np.abs(labels) == motif])])
+                                 (lab_of(band, face) for band in bands[np.abs(labels) == motif])])
         colourful = pixels[np.hypot(pixels[:, 1], pixels[:, 2]) > 20]  # not outlines, wheels, eyes
         typical = colourful if len(colourful) > 0.2 * len(pixels) else pixels
         name = colour_name(np.median(typical, axis=0)) if len(typical) else f"motif{motif}"
