@@ -43,7 +43,7 @@ def teacher_templates(truth: dict, art, seed: int):
     teacher = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered", art=art, rows=rows, cols=cols)
     try:
         halves = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
-        templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"learned{seed}")
+        templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"learned{seed}", face=halves.face)
     except (VisionError, ValueError):
         return None
     return templates

@@ -42,7 +42,7 @@ def random_case(seed: int, tier: str):
     rows, cols = scene.truth["rows"], scene.truth["cols"]
     teacher = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered", art=art, rows=rows, cols=cols)
     halves = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
-    templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"random{seed}")
+    templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"random{seed}", face=halves.face)
     return scene, templates
 
 

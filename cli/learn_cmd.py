@@ -30,7 +30,8 @@ def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | Non
     except WrongTileCount as error:
         raise Fail(f"{photo_path}: {error}", ExitCode.WRONG_TILE_COUNT) from None
     templates, match = learn_templates(halves.bands, halves.features, puzzle, name or folder.name,
-                                       source=f"learned from {Path(photo_path).name} and {Path(tiles_path).name}")
+                                       source=f"learned from {Path(photo_path).name} and {Path(tiles_path).name}",
+                                       face=halves.face)
     write_template_set(templates, folder)
     for photo_tile, (listed, turns) in enumerate(zip(match.tiles, match.turns), start=1):
         say(f"photo tile {photo_tile} is listed tile {listed}, turned {90 * int(turns)}° clockwise")

@@ -13,6 +13,7 @@ import numpy as np
 from .assignment import linear_sum_assignment
 
 from ...solver.tiles import Puzzle, turn_edges
+from .face import WHITE_LAB
 from .templates import TemplateSet
 
 
@@ -136,12 +137,14 @@ def spread(features: np.ndarray, columns: np.ndarray, count: int) -> float:
 
 
 def learn_templates(bands: np.ndarray, features: np.ndarray, puzzle: Puzzle, name: str,
-                    source: str = "") -> tuple[TemplateSet, Match]:
-    """A template set from a photo's halves (bands: tiles x 4 x h x w x 3) and the puzzle's tile list."""
+                    source: str = "", face: np.ndarray = WHITE_LAB) -> tuple[TemplateSet, Match]:
+    """A template set from a photo's halves (bands: tiles x 4 x h x w x 3, their face's Lab `face`) and the
+    puzzle's tile list."""
     match = match_tiles(features, puzzle)
     options = turned_labels(puzzle)
     labels = options[match.tiles - 1, match.turns]  # (tiles, 4) label of every photographed half
     templates = TemplateSet(name=name, motif_names=dict(puzzle.motif_names), labels=labels.ravel(),
                             bands=bands.reshape(-1, *bands.shape[2:]), source=source,
-                            tiles=tuple(tile.edges for tile in puzzle.tiles))
+                            tiles=tuple(tile.edges for tile in puzzle.tiles),
+                            face=tuple(float(v) for v in face))
     return templates, match

@@ -433,7 +433,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     reading = choice.trial.reading
     names = motif_names(flat, reading.labels.ravel(), face)
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
-                            bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()})
+                            bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()},
+                            face=tuple(float(v) for v in face))
     return SelfReading(reading, templates, len(names), choice.costs, guessed=not choice.coherent)
 
 

@@ -42,13 +42,15 @@ class TemplateSet:
     half_names: dict[str, dict[str, str]] = field(default_factory=dict)  # {"brown": {"+": "head", "-": "tail"}}
     source: str = ""
     tiles: tuple[tuple[int, int, int, int], ...] = ()  # the puzzle's listed tiles N E S W, if known
+    face: tuple[float, float, float] = (100.0, 0.0, 0.0)  # the face's Lab in the bands (face.py): white for card
     stored_features: np.ndarray | None = field(default=None, repr=False, compare=False)  # as loaded, if current
 
     @cached_property
     def features(self) -> np.ndarray:
         """(examples, F) features of the example halves, computed once per set unless they were stored."""
         # Kept on the instance, not in a table keyed by id(): ids are reused once a set is freed.
-        return self.stored_features if self.stored_features is not None else band_features(self.bands)
+        return (self.stored_features if self.stored_features is not None
+                else band_features(self.bands, np.asarray(self.face, np.float32)))
 
     def label_name(self, label: int) -> str:
         name = self.motif_names.get(abs(label), str(abs(label)))
@@ -87,6 +89,7 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
             half_names=manifest["halves"],
             source=manifest["source"],
             tiles=tuple(tuple(int(v) for v in edges) for edges in manifest["tiles"]),  # older sets lack it
+            face=tuple(float(v) for v in manifest["face"]),  # older sets lack it: card
             stored_features=current_features(folder / FEATURES_FILE, len(labels)),
         )
     except (OSError, ValueError, KeyError, TypeError, VisionError) as error:
@@ -134,6 +137,8 @@ MANIFEST_FIELDS = {
     "tiles": ([], lambda v: isinstance(v, list) and all(isinstance(t, list) and len(t) == 4 and all(map(_is_int, t))
                                                          for t in v),
               "a list of tiles of 4 signed motif numbers"),
+    "face": ([100.0, 0.0, 0.0], lambda v: isinstance(v, list) and len(v) == 3
+             and all(type(n) in (int, float) and -200 <= n <= 200 for n in v), "three Lab numbers"),
 }
 
 
@@ -200,9 +205,11 @@ def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
         "mosaic": "halves.png",
         "source": templates.source,
         "tiles": [list(edges) for edges in templates.tiles],
+        "face": [round(float(v), 3) for v in templates.face],
     }
     write_atomically(folder / "halves.png", lambda path: Image.fromarray(mosaic).save(path, format="PNG"))
-    write_features(band_features(as_bands(pixels)), folder)  # of the halves as they will be loaded: 8-bit
+    # of the halves as they will be loaded: 8-bit
+    write_features(band_features(as_bands(pixels), np.asarray(templates.face, np.float32)), folder)
     write_atomically(folder / "manifest.json",
                      lambda path: Path(path).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8"))
     return folder
