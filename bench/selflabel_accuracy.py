@@ -1,11 +1,12 @@
 """Self-labelling alone: never-seen puzzles read with no templates, halves cut at the TRUE tile corners.
 
     python bench/selflabel_accuracy.py [--per-tier 60] [--tiers medium hard] [--first-seed 10000]
-                                       [--jitter 0 0.02 0.04] [--inset 0.08]
+                                       [--jitter 0 0.02 0.04] [--inset 0.08] [--family NAME]
 
 The photos are those of `bench/vision_accuracy.py --never-seen` (random puzzles with 3 to 6 motifs, same seeds),
 but the tiles are cut where the truth says they are, so segmentation does not enter: what remains wrong is
-self-labelling's own (vision/read/selflabel.py). Per tier and layout: motif count right, every edge right up to
+self-labelling's own (vision/read/selflabel.py). With --family, the photos are an art family's instead (those of
+`bench/families.py`, seeds from 20000 there: 3 to 6 motifs as it cycles them). Per tier and layout: motif count right, every edge right up to
 renaming the motifs (and swapping which half is +), the reading's repair a true solution, and the same with no
 question asked; then what went wrong on each photo not read right: the number of motifs, the grouping of halves
 into motifs, or the split of a motif's halves into head and tail.
@@ -21,11 +22,13 @@ import argparse
 import sys
 import time
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import numpy as np
 
 from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
+from photosolve.scenes.families import FAMILIES
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
 from photosolve.vision.read.features import white_bands
@@ -34,6 +37,9 @@ from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.read.selflabel import self_label
 from photosolve.vision.types import TileQuad
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
 
 
 def perturbed(corners: np.ndarray, rng: np.random.Generator, jitter: float, inset: float) -> np.ndarray:
@@ -76,8 +82,11 @@ def failure_kind(read: np.ndarray, truth: np.ndarray) -> str:
     return "head/tail"
 
 
-def scene_for(seed: int, tier: str):
-    """The never-seen bench's photo for a seed: a random puzzle of 3 to 6 motifs."""
+def scene_for(seed: int, tier: str, family: str | None = None):
+    """The never-seen bench's photo for a seed: a random puzzle of 3 to 6 motifs; or the art family's photo that
+    bench/families.py reads for that seed."""
+    if family is not None:
+        return make_scene(f"family:{family}:{MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]}", seed, tier=tier)
     return make_scene(f"random:{3 + seed % 4}", seed, tier=tier)
 
 
@@ -130,6 +139,7 @@ def main() -> int:
     parser.add_argument("--per-tier", type=int, default=60)
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--first-seed", type=int, default=10_000)
+    parser.add_argument("--family", choices=list(FAMILIES), help="an art family's photos instead (scenes/families.py)")
     parser.add_argument("--jitter", type=float, nargs="+", default=[0.0],
                         help="corner error, as a fraction of a side; one run per value")
     parser.add_argument("--inset", type=float, nargs="+", default=[0.0],
@@ -142,7 +152,7 @@ def main() -> int:
     runs: dict[tuple[float, float, str], list[dict]] = defaultdict(list)
     for tier in args.tiers:
         for i in range(args.per_tier):
-            scene = scene_for(args.first_seed + i, tier)  # made once, cut with every corner error
+            scene = scene_for(args.first_seed + i, tier, args.family)  # made once, cut with every corner error
             for jitter, inset in errors:
                 runs[jitter, inset, tier].append(run_case(scene, jitter, inset))
     curve = []

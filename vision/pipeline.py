@@ -130,8 +130,11 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
 
     found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1),
                        halves.face)
-    guess = (f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
-             f"share their colours), so the {found.motifs} motifs read are a guess" if found.guessed else "")
+    guess = ("" if not found.guessed else
+             f"no way of sorting the halves into motifs lets the tiles be laid out as read, so the {found.motifs} "
+             f"motifs read are a guess" if not found.fits else
+             f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
+             f"share their colours), so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,
                        f"{why}; {found.motifs} motifs found in the photo itself", guess)
 
