@@ -7,7 +7,7 @@ import pytest
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.read.cut import CUT_ROWS, cut_distances, cut_profiles
+from photosolve.vision.read.cut import CUT_ROWS, DEPTHS, cut_distances, cut_profiles
 from photosolve.vision.read.selflabel import self_label
 
 from .test_selflabel import true_halves
@@ -43,7 +43,7 @@ def two_toned(bands: np.ndarray, edges: np.ndarray) -> np.ndarray:
     labels = edges.ravel()
     colourful = np.hypot(lab[..., 1], lab[..., 2]) > 12
     heads = {k: lab[labels == k][colourful[labels == k]][:, 1:].mean(axis=0) for k in set(np.abs(labels).tolist())}
-    start = 2 * CUT_ROWS[1] * bands.shape[3] // 128  # well clear of the rows nearest the edge
+    start = 2 * (CUT_ROWS[1] + max(DEPTHS)) * bands.shape[3] // 128  # well clear of every row the cut compares
     for k in heads:
         shift = heads[k % len(heads) + 1] - heads[k]
         for half in np.flatnonzero(labels == -k):
