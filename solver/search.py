@@ -124,11 +124,17 @@ def row_major_order(rows: int, cols: int) -> list[tuple[int, int]]:
 
 def board_for(count: int, rows: int | None, cols: int | None) -> tuple[int, int]:
     """The board asked for, completed from the tile count, or an error that says what to give."""
+    for name, value in (("rows", rows), ("cols", cols)):
+        if value is not None and value <= 0:
+            raise BoardSizeError(f"--{name} must be a positive number, got {value}")
     if rows is None and cols is None:
         return default_board(count)
-    if rows is None or cols is None:
-        rows, cols = (count // cols, cols) if rows is None else (rows, count // rows)
-    if rows * cols != count or rows <= 0 or cols <= 0:
+    given, name = (rows, "rows") if rows is not None else (cols, "columns")
+    if count % given:
+        raise BoardSizeError(f"{count} tiles do not fill a board with {given} {name}: "
+                             "check the tile count or the board size")
+    rows, cols = rows or count // cols, cols or count // rows
+    if rows * cols != count:
         raise BoardSizeError(f"{count} tiles do not fill a {rows}x{cols} board: give a size that holds exactly {count} tiles")
     return rows, cols
 
