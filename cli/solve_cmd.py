@@ -128,6 +128,7 @@ def show_progress(p: Progress) -> None:
     rate = p.nodes / p.seconds if p.seconds else 0.0
     row, col = p.deepest_cell
     split = f", subtrees {p.subtrees[0]}/{p.subtrees[1]}" if p.subtrees else ""
+    split += f", {p.restarts} restarts in other orders" if p.restarts else ""
     sys.stderr.write(f"\r\033[K{p.seconds:6.1f} s  {_count(p.nodes)} placements ({_count(rate)}/s), "
                      f"deepest {p.deepest}/{p.cells} cells (row {row + 1}, col {col + 1}), "
                      f"{p.found} found{split}  (Ctrl-C stops and prints them)")
