@@ -76,3 +76,14 @@ def test_first_that_runs_out_of_time_says_so(jobs):
     assert "placements (" in done.stderr and "incomplete" in done.stderr and "Traceback" not in done.stderr
     if jobs == "1":
         assert "restarts in other orders" in done.stderr
+
+
+@pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
+def test_ctrl_c_stops_processes_racing_for_a_first_solution():
+    search = subprocess.Popen([COMMAND, "solve", str(BRENDAN_8X8), "--first", "--jobs", "2", "--progress"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # past the 0.3 s probe: the racers are running
+    search.send_signal(signal.SIGINT)
+    out, err = search.communicate(timeout=30)
+    assert search.returncode == ExitCode.INCOMPLETE, err
+    assert "stopped by Ctrl-C: INCOMPLETE" in out.splitlines()[0] and "Traceback" not in err
