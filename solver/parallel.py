@@ -43,13 +43,13 @@ def _count_subtree(task):
 
 
 def _race(index):
-    """One racer: restarts in orders drawn from its own seeds, its placements shown to the parent as it goes."""
-    jobs = len(_live) - 1
+    """One racer: restarts in orders drawn from its own seeds, its placements and restarts shown to the parent."""
+    jobs = (len(_live) - 1) // 2
 
     def report(progress) -> None:
-        _live[index] = progress.nodes
+        _live[index], _live[jobs + index] = progress.nodes, progress.restarts
         with _live.get_lock():
-            _live[jobs] = max(_live[jobs], progress.deepest)
+            _live[2 * jobs] = max(_live[2 * jobs], progress.deepest)
 
     seeds = itertools.count(RACE_SEEDS + index, jobs)
     run = _single(_plan, True, _keep, _engine, Watch(progress=report, every=0.05), time.perf_counter(), None,
@@ -66,7 +66,7 @@ def _pool(plan, keep, engine, jobs, live_slots):
 
 def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, probe: Run) -> Run:
     """`jobs` processes restart the search in their own orders; the first solution (or a whole tree walked) wins."""
-    pool, live = _pool(plan, keep, engine, jobs, jobs + 1)  # placements per racer, deepest step
+    pool, live = _pool(plan, keep, engine, jobs, 2 * jobs + 1)  # placements and restarts per racer, deepest step
     winner, won, stopped = None, None, None
     next_report = started + watch.every
     try:
@@ -84,14 +84,14 @@ def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: 
                 break
             if watch.progress is not None and now >= next_report:
                 watch.progress(_progress(plan, probe.nodes + sum(live[:jobs]), now - started,
-                                         max(probe.deepest, live[jobs]), 0))
+                                         max(probe.deepest, live[2 * jobs]), 0, restarts=sum(live[jobs:2 * jobs])))
                 next_report = now + watch.every
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
         pool.terminate()
         pool.join()
-    nodes, deepest = probe.nodes + sum(live[:jobs]), max(probe.deepest, live[jobs])
+    nodes, deepest = probe.nodes + sum(live[:jobs]), max(probe.deepest, live[2 * jobs])
     if won is None:
         return Run(0, [], nodes, deepest, stopped, engine, jobs)
     nodes += won.nodes - live[winner]  # the winner's last report is up to 0.05 s old
