@@ -1,7 +1,8 @@
 """The solver on the shared edge-matching benchmarks (issue 19), each figure against a plain C peer run just before it.
 
-`python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long]` (about 30 s; --long adds --first on the
-7x7, 8x8 and clue boards, minutes). The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row,
+`python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long [SECONDS]] [--libblackwood COMMAND]` (about
+30 s; --long adds --first on the 7x7, 8x8 and clue boards, each found solution checked seam by seam, up to SECONDS
+each, default 1800). The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row,
 (top, left) buckets, recursion, no symmetry breaking; it counts every raw solution. Ratios are peer time /
 photosolve time in this run, so the machine's load cancels as far as it can; nodes/s is printed beside seconds
 (photosolve's tree is smaller: a corner tile kept in one corner breaks the board's rotations).
@@ -147,23 +148,63 @@ def signed(repeats: int) -> None:
           f"{statistics.median(floor):.3f} s)   target <= 0.1 s: {'ok' if statistics.median(times) <= 0.1 else 'MISSED'}")
 
 
-def long_firsts(bench: Path) -> None:
-    print("\n== --first on the boards too big to count (one process, 600 s at most each)")
-    for name in ("brendan_7x7.txt", "wortmann_clue1_6x6.txt", "brendan_8x8.txt"):
+def long_firsts(bench: Path, seconds: float) -> None:
+    from photosolve.solver.search_run import Watch
+
+    print(f"\n== --first on the boards too big to count (one process, restarts; {seconds:.0f} s at most each; every"
+          " seam and the frame of the solution checked here)")
+    for name in ("wortmann_clue1_6x6.txt", "brendan_7x7.txt", "brendan_8x8.txt"):
         path = bench / name
         loaded = read_puzzle_text(path.read_text(), str(path))
-        from photosolve.solver.search_run import Watch
+        restarts = []
+        watch = Watch(timeout=seconds, progress=lambda p: restarts.append(p.restarts), every=1.0)
+        took, result = timed_solve(loaded, first=True, jobs=1, watch=watch)
+        if result.raw:
+            status = "found, valid" if equal_colour_board_is_valid(loaded.puzzle, result.solutions[0]) else "INVALID"
+        else:
+            status = f"none ({result.stopped})"
+        print(f"  {name:<28} {status:<16} {took:8.2f} s {result.nodes:>14} placements {rate(result.nodes, took)}"
+              f"  restarts {restarts[-1] if restarts else 0}")
 
-        seconds, result = timed_solve(loaded, first=True, jobs=1, watch=Watch(timeout=600))
-        status = "found" if result.raw else f"none ({result.stopped})"
-        print(f"  {name:<28} {status:<16} {seconds:8.2f} s {result.nodes:>14} nodes {rate(result.nodes, seconds)}")
+
+def equal_colour_board_is_valid(puzzle, solution) -> bool:
+    """Written here from the rules, sharing nothing with the solver: every tile once, every seam joins equal
+    colours, the frame all 0 and 0 nowhere else."""
+    edges = {t.id: t.edges for t in puzzle.tiles}
+    ids = [p.tile for row in solution.cells for p in row]
+    if sorted(ids) != sorted(edges):
+        return False
+    # a quarter turn clockwise brings the west edge to the north: side s shows what side s - turns showed
+    shown = [[tuple(edges[p.tile][(side - p.turns) % 4] for side in range(4)) for p in row] for row in solution.cells]
+    rows, cols = len(shown), len(shown[0])
+    for r in range(rows):
+        for c in range(cols):
+            n, e, s, w = shown[r][c]
+            if (n == 0) != (r == 0) or (w == 0) != (c == 0) or (s == 0) != (r == rows - 1) or (e == 0) != (c == cols - 1):
+                return False
+            if c + 1 < cols and e != shown[r][c + 1][3] or r + 1 < rows and s != shown[r + 1][c][0]:
+                return False
+    return True
+
+
+def libblackwood(command: str | None, bench: Path) -> None:
+    """libblackwood (jfbucas, Blackwood's algorithm generated as C) on Brendan 6x6, when a built one is given."""
+    if not command:
+        print("\n== libblackwood: skipped (give --libblackwood COMMAND, a built libblackwood counting Brendan 6x6;"
+              " the issue measured 1.49 s on this kind of machine)")
+        return
+    start = time.perf_counter()
+    subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
+    print(f"\n== libblackwood on Brendan 6x6 ({command}): {time.perf_counter() - start:.3f} s whole process")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=DEFAULT_BENCH, help="the shared bench puzzles folder")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--long", action="store_true", help="also --first on 7x7, 8x8 and the clue puzzle")
+    parser.add_argument("--long", nargs="?", type=float, const=1800.0, default=None, metavar="SECONDS",
+                        help="also --first on 7x7, 8x8 and the clue puzzle, up to SECONDS each (default 1800)")
+    parser.add_argument("--libblackwood", metavar="COMMAND", help="a built libblackwood's command for Brendan 6x6")
     args = parser.parse_args()
     print(f"photosolve solver on the edge-matching benchmarks — Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores, engine {'C' if compiled else 'Python (C not built)'}, {time.strftime('%Y-%m-%d %H:%M')}")
@@ -173,9 +214,10 @@ def main() -> None:
             print("  no C compiler: the peer is not measured")
         brendan(args.bench, binary, args.repeats)
         instances(args.bench, binary)
+    libblackwood(args.libblackwood, args.bench)
     signed(args.repeats)
-    if args.long:
-        long_firsts(args.bench)
+    if args.long is not None:
+        long_firsts(args.bench, args.long)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..solver.board_text import describe_placements, render_board
-from ..solver.formats import Loaded, guess_match, parse_clue, read_clues, read_puzzle_text
+from ..solver.formats import Loaded, guess_match, parse_clue, read_clues, read_puzzle_text, suite_member
 from ..solver.plan import ClueError
 from ..solver.search import BoardSizeError, SolveResult, solve
 from ..solver.search_run import Progress, Watch
@@ -50,8 +50,7 @@ def read_input(path: str | None, order: str, expected: int | None, match: str | 
             stdin = getattr(sys.stdin, "buffer", None)  # bytes, so a byte-order mark is seen
             text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(MAX_TEXT_BYTES + 1), "<stdin>")
             return read_puzzle_text(text, "<stdin>", order, match)
-        # FILE.json#NAME: one puzzle of a suite
-        file = Path(path.rsplit("#", 1)[0] if path.lower().split("#")[0].endswith(".json") else path)
+        file = Path(suite_member(path)[0])
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)
@@ -91,18 +90,6 @@ def prompt_for_tiles(order: str, expected: int | None) -> Puzzle:
     return reader.puzzle()
 
 
-def board_size(puzzle: Puzzle, rows: int | None, cols: int | None) -> tuple[int | None, int | None]:
-    count = len(puzzle.tiles)
-    for name, value in (("rows", rows), ("cols", cols)):
-        if value is not None and value <= 0:
-            raise Fail(f"--{name} must be a positive number, got {value}", ExitCode.BAD_INPUT)
-    given = rows or cols
-    if given and count % given:
-        raise Fail(f"{puzzle.source}: {count} tiles do not fill a board with {given} "
-                   f"{'rows' if rows else 'columns'}: check the tile count or the board size", ExitCode.BAD_INPUT)
-    return rows, cols
-
-
 def clues_of(puzzle: Puzzle, options: SearchOptions) -> tuple:
     """The clues typed with --clue and those in a --clues file."""
     try:
@@ -118,7 +105,6 @@ def clues_of(puzzle: Puzzle, options: SearchOptions) -> tuple:
 
 
 def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, options: SearchOptions) -> SolveResult:
-    rows, cols = board_size(puzzle, rows, cols)
     if options.jobs is not None and options.jobs < 1:
         raise Fail(f"--jobs must be 1 or more, got {options.jobs}", ExitCode.BAD_INPUT)
     if options.timeout is not None and not options.timeout > 0:
@@ -142,6 +128,7 @@ def show_progress(p: Progress) -> None:
     rate = p.nodes / p.seconds if p.seconds else 0.0
     row, col = p.deepest_cell
     split = f", subtrees {p.subtrees[0]}/{p.subtrees[1]}" if p.subtrees else ""
+    split += f", {p.restarts} restarts in other orders" if p.restarts else ""
     sys.stderr.write(f"\r\033[K{p.seconds:6.1f} s  {_count(p.nodes)} placements ({_count(rate)}/s), "
                      f"deepest {p.deepest}/{p.cells} cells (row {row + 1}, col {col + 1}), "
                      f"{p.found} found{split}  (Ctrl-C stops and prints them)")

@@ -20,6 +20,7 @@ typedef struct {
     int tiles, nsteps, colours, base, depth, first, state;
     long long nodes, found, deepest;
     int32_t *kept;            /* nsteps entries per kept solution */
+    int32_t *origin;          /* with a seed: each shuffled candidate's number in the plan, else NULL */
     Py_ssize_t nkept, cap, keep_limit;
 } Search;
 
@@ -34,17 +35,18 @@ static int32_t *copy_ints(PyObject *buffer, Py_ssize_t *count) {
     return out;
 }
 
-static void enter(Search *s, int d) {
-    const int32_t *st = s->steps + (Py_ssize_t)d * STEP_STRIDE;
+/* A step's candidates: the bucket of the colours its placed neighbours need (at most two make the key). */
+static inline void enter(const int32_t *entries, const int32_t *buckets, const int32_t *st, const int32_t *placed,
+                         int colours, int32_t *pos, int32_t *end) {
     int key = 0;
     if (st[STEP_KEY_A] >= 0) {
-        key = s->entries[(Py_ssize_t)s->placed[st[STEP_KEY_A]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_A]];
+        key = entries[(Py_ssize_t)placed[st[STEP_KEY_A]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_A]];
         if (st[STEP_KEY_B] >= 0)
-            key = key * s->colours
-                + s->entries[(Py_ssize_t)s->placed[st[STEP_KEY_B]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_B]];
+            key = key * colours
+                + entries[(Py_ssize_t)placed[st[STEP_KEY_B]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_B]];
     }
-    s->pos[d] = s->buckets[st[STEP_BUCKETS] + key];
-    s->end[d] = s->buckets[st[STEP_BUCKETS] + key + 1];
+    *pos = buckets[st[STEP_BUCKETS] + key];
+    *end = buckets[st[STEP_BUCKETS] + key + 1];
 }
 
 static int keep(Search *s) {
@@ -99,16 +101,7 @@ static int advance(Search *s, long long budget) {
             d++;
             st += STEP_STRIDE;
             if (d > deepest) deepest = d;
-            /* The next cell's candidates: the bucket of the colours its placed neighbours need. */
-            int key = 0;
-            if (st[STEP_KEY_A] >= 0) {
-                key = entries[(Py_ssize_t)placed[st[STEP_KEY_A]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_A]];
-                if (st[STEP_KEY_B] >= 0)
-                    key = key * colours
-                        + entries[(Py_ssize_t)placed[st[STEP_KEY_B]] * ENTRY_STRIDE + ENTRY_NEED + st[STEP_SIDE_B]];
-            }
-            pos[d] = buckets[st[STEP_BUCKETS] + key];
-            end[d] = buckets[st[STEP_BUCKETS] + key + 1];
+            enter(entries, buckets, st, placed, colours, pos + d, end + d);
             if (nodes >= limit) break;
         } else {
             d--;
@@ -124,19 +117,56 @@ static int advance(Search *s, long long budget) {
     return state;
 }
 
+/* The random generator both engines share (engine.py's shuffle_buckets), so a seeded search is the same in each. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
+/* Each bucket's candidates in a random order (Fisher-Yates), remembering where each came from: a restarted
+ * search with another seed walks the same tree in another order. */
+static int shuffle_buckets(Search *s, Py_ssize_t n_entries, Py_ssize_t n_buckets, unsigned long long seed) {
+    Py_ssize_t count = n_entries / ENTRY_STRIDE;
+    s->origin = malloc((count ? count : 1) * sizeof(int32_t));
+    if (!s->origin) { PyErr_NoMemory(); return -1; }
+    for (Py_ssize_t i = 0; i < count; i++) s->origin[i] = (int32_t)i;
+    uint64_t state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (Py_ssize_t b = 0; b + 1 < n_buckets; b++) {
+        int32_t lo = s->buckets[b];
+        for (int32_t i = s->buckets[b + 1] - 1; i > lo; i--) {
+            int32_t j = lo + (int32_t)(next_random(&state) % (uint64_t)(i - lo + 1));
+            int32_t row[ENTRY_STRIDE], *a = s->entries + (Py_ssize_t)i * ENTRY_STRIDE,
+                    *c = s->entries + (Py_ssize_t)j * ENTRY_STRIDE;
+            memcpy(row, a, sizeof row); memcpy(a, c, sizeof row); memcpy(c, row, sizeof row);
+            int32_t o = s->origin[i]; s->origin[i] = s->origin[j]; s->origin[j] = o;
+        }
+    }
+    return 0;
+}
+
 static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"entries", "steps", "buckets", "tiles", "colours", "prefix", "keep", "first", NULL};
+    static char *names[] = {"entries", "steps", "buckets", "tiles", "colours", "prefix", "keep", "first", "seed", NULL};
     PyObject *entries, *steps, *buckets, *prefix;
     Py_ssize_t n_entries, n_steps, n_buckets, n_prefix, keep_limit;
     int tiles, colours, first;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOiiOnp", names, &entries, &steps, &buckets, &tiles,
-                                     &colours, &prefix, &keep_limit, &first))
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOiiOnp|K", names, &entries, &steps, &buckets, &tiles,
+                                     &colours, &prefix, &keep_limit, &first, &seed))
         return -1;
     if (!(s->entries = copy_ints(entries, &n_entries)) || !(s->steps = copy_ints(steps, &n_steps))
         || !(s->buckets = copy_ints(buckets, &n_buckets)))
         return -1;
     int32_t *given = copy_ints(prefix, &n_prefix);
     if (!given) return -1;
+    if (seed && n_prefix) {
+        free(given);
+        PyErr_SetString(PyExc_ValueError, "a seeded (shuffled) search starts from the empty board");
+        return -1;
+    }
+    if (seed && shuffle_buckets(s, n_entries, n_buckets, seed) < 0) { free(given); return -1; }
     s->nsteps = (int)(n_steps / STEP_STRIDE);
     s->tiles = tiles;
     s->colours = colours;
@@ -172,13 +202,14 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
         s->state = DONE;
         return 0;
     }
-    enter(s, s->base);
+    enter(s->entries, s->buckets, s->steps + (Py_ssize_t)s->base * STEP_STRIDE, s->placed, s->colours,
+          s->pos + s->base, s->end + s->base);
     return 0;
 }
 
 static void Search_dealloc(Search *s) {
     free(s->entries); free(s->steps); free(s->buckets);
-    free(s->pos); free(s->end); free(s->placed); free(s->used); free(s->kept);
+    free(s->pos); free(s->end); free(s->placed); free(s->used); free(s->kept); free(s->origin);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -201,7 +232,10 @@ static PyObject *Search_kept(Search *s, PyObject *unused) {
         PyObject *row = PyTuple_New(s->nsteps);
         if (!row) { Py_DECREF(out); return NULL; }
         for (int j = 0; j < s->nsteps; j++)
-            PyTuple_SET_ITEM(row, j, PyLong_FromLong(s->kept[i * s->nsteps + j]));
+            {
+            int32_t entry = s->kept[i * s->nsteps + j];
+            PyTuple_SET_ITEM(row, j, PyLong_FromLong(s->origin ? s->origin[entry] : entry));
+        }
         PyList_SET_ITEM(out, i, row);
     }
     return out;

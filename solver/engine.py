@@ -29,22 +29,50 @@ def engine_name(requested: str | None = None) -> str:
 
 
 def start_search(plan: Plan, prefix: tuple[int, ...] = (), *, keep: int, first: bool = False,
-                 engine: str | None = None):
-    """A search over the plan from a prefix of placed candidates (one per step), ready to `run`."""
+                 engine: str | None = None, seed: int = 0):
+    """A search over the plan from a prefix of placed candidates (one per step), ready to `run`.
+
+    seed (not 0): each bucket's candidates are tried in a random order drawn from it, the same in both engines;
+    the tree and its solutions are the same, found in another order (restarts for a first solution). Solutions
+    are still given as the plan's candidate numbers."""
     if engine_name(engine) == "c":
         return compiled.Search(array("i", plan.entries), array("i", plan.steps), array("i", plan.buckets),
-                               plan.tiles, plan.colours, array("i", prefix), keep, first)
-    return PySearch(plan, prefix, keep, first)
+                               plan.tiles, plan.colours, array("i", prefix), keep, first, seed)
+    return PySearch(plan, prefix, keep, first, seed)
+
+
+MASK = (1 << 64) - 1
+
+
+def shuffle_buckets(entries: list[int], buckets: list[int], seed: int) -> tuple[list[int], list[int]]:
+    """_engine.c's shuffle_buckets: the entries with each bucket in a random order, and where each came from."""
+    rows = [entries[i:i + ENTRY_STRIDE] for i in range(0, len(entries), ENTRY_STRIDE)]
+    origin = list(range(len(rows)))
+    state = (seed * 0x9E3779B97F4A7C15 + 1) & MASK
+    for lo, hi in zip(buckets, buckets[1:]):
+        for i in range(hi - 1, lo, -1):
+            state ^= (state << 13) & MASK
+            state ^= state >> 7
+            state ^= (state << 17) & MASK
+            j = lo + state % (i - lo + 1)
+            rows[i], rows[j] = rows[j], rows[i]
+            origin[i], origin[j] = origin[j], origin[i]
+    return [v for row in rows for v in row], origin
 
 
 class PySearch:
     """The compiled loop, line for line, in Python."""
 
-    def __init__(self, plan: Plan, prefix: tuple[int, ...], keep: int, first: bool):
+    def __init__(self, plan: Plan, prefix: tuple[int, ...], keep: int, first: bool, seed: int = 0):
         steps = len(plan.cells)
         if len(prefix) > steps:
             raise ValueError("the prefix is longer than the plan")
+        if seed and prefix:
+            raise ValueError("a seeded (shuffled) search starts from the empty board")
         self.entries, self.steps, self.buckets = plan.entries, plan.steps, plan.buckets
+        self.origin = None
+        if seed:
+            self.entries, self.origin = shuffle_buckets(plan.entries, plan.buckets, seed)
         self.colours, self.first, self.keep_limit = plan.colours, first, keep
         self.placed = list(prefix) + [0] * (steps - len(prefix))
         self.used = [False] * plan.tiles
@@ -105,7 +133,8 @@ class PySearch:
                     if d == last:
                         self.found += 1
                         if len(self._kept) < self.keep_limit:
-                            self._kept.append(tuple(placed))
+                            self._kept.append(tuple(placed) if self.origin is None
+                                              else tuple(self.origin[p] for p in placed))
                         if self.first:
                             state = FOUND_FIRST
                             break

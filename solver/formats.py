@@ -12,6 +12,7 @@ edge is one of equal colours.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import NamedTuple
 
 from .plan import Clue
@@ -29,20 +30,23 @@ class Loaded(NamedTuple):
 
 def read_puzzle_text(text: str, source: str, order: str = "NESW", match: str | None = None) -> Loaded:
     """Any of the formats above, told apart by the text (and a .puz name); match forces how edges fit."""
-    name = None
-    if "#" in source and source.rsplit("#", 1)[0].lower().endswith(".json"):
-        name = source.rsplit("#", 1)[1]
     if text.lstrip().startswith("{"):
-        loaded = _json(text, source, name)
+        loaded = _json(text, source, suite_member(source)[1])
     elif source.lower().endswith(".puz"):
         loaded = _puz(text, source)
     else:
         loaded = _headed_or_tile_file(text, source, order)
-    puzzle = loaded.puzzle
-    chosen = match or puzzle.match
-    if chosen != puzzle.match:
-        puzzle = Puzzle(puzzle.tiles, puzzle.motif_names, puzzle.source, chosen)
-    return Loaded(puzzle, loaded.rows, loaded.cols)
+    if match and match != loaded.puzzle.match:
+        return loaded._replace(puzzle=replace(loaded.puzzle, match=match))
+    return loaded
+
+
+def suite_member(path: str) -> tuple[str, str | None]:
+    """FILE.json#NAME (one puzzle of a suite) as the file and the name; any other path as itself and None."""
+    file, hash_sign, name = path.rpartition("#")
+    if hash_sign and file.lower().endswith(".json"):
+        return file, name
+    return path, None
 
 
 def guess_match(edges) -> str:
@@ -69,7 +73,7 @@ def _headed_or_tile_file(text: str, source: str, order: str) -> Loaded:
         raise TileFileError(source, None, f"the header says {cols}x{rows} = {rows * cols} tiles, "
                                           f"the file has {len(puzzle.tiles)}")
     match = "equal" if rows is not None and not puzzle.motif_names else guess_match(t.edges for t in puzzle.tiles)
-    return Loaded(Puzzle(puzzle.tiles, puzzle.motif_names, puzzle.source, match), rows, cols)
+    return Loaded(replace(puzzle, match=match), rows, cols)
 
 
 def _puz(text: str, source: str) -> Loaded:
@@ -123,7 +127,7 @@ def _json(text: str, source: str, name: str | None) -> Loaded:
     if not (isinstance(rows, int) and isinstance(cols, int) and rows > 0 and cols > 0 and rows * cols == len(pieces)):
         rows = cols = None
     match = "signed" if document.get("signed", guess_match(pieces) == "signed") else "equal"
-    return Loaded(Puzzle.from_edges(pieces, match=match), rows, cols)
+    return Loaded(Puzzle.from_edges(pieces, match=match, source=source), rows, cols)
 
 
 def read_clues(text: str, source: str, tile_count: int) -> tuple[Clue, ...]:

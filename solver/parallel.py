@@ -1,20 +1,24 @@
 """One search on several processes: the tree is cut below its first placements into independent subtrees, each
 counted whole by one process; the counts add up to the single-process ones exactly, and the solutions are put
-back in the order one process finds them.
+back in the order one process finds them. A first solution is raced for instead: every process restarts the
+whole search in its own random orders, and the first to find one (or to walk the whole tree: none) ends the race.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import signal
 import time
 
 from .engine import DONE, start_search
-from .search_run import SUBTREES_PER_JOB, Run, Watch, _progress
+from .search_run import SUBTREES_PER_JOB, Run, Watch, _progress, _single
+
+RACE_SEEDS = 1 << 20  # the racers' seeds start here, clear of those the single-process probe used
 
 _plan = None  # the plan, handed to each worker once (fork shares it; spawn pickles it once per worker)
 _keep = 0
 _engine = "c"
-_live = None  # shared with the parent: placements so far in every process, and the deepest step reached
+_live = None  # shared with the parent: placements so far (in all processes, or per racer), and the deepest step
 SLICE = 1 << 21  # placements between updates of the shared counts: ~0.05 s in C
 
 
@@ -38,6 +42,62 @@ def _count_subtree(task):
             return index, search.found, search.kept(), search.nodes, search.deepest
 
 
+def _race(index):
+    """One racer: restarts in orders drawn from its own seeds, its placements and restarts shown to the parent."""
+    jobs = (len(_live) - 1) // 2
+
+    def report(progress) -> None:
+        _live[index], _live[jobs + index] = progress.nodes, progress.restarts
+        with _live.get_lock():
+            _live[2 * jobs] = max(_live[2 * jobs], progress.deepest)
+
+    seeds = itertools.count(RACE_SEEDS + index, jobs)
+    run = _single(_plan, True, _keep, _engine, Watch(progress=report, every=0.05), time.perf_counter(), None,
+                  seeds, plain=False)
+    return index, run
+
+
+def _pool(plan, keep, engine, jobs, live_slots):
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    live = context.Array("q", live_slots)
+    return context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine, live)), live
+
+
+def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, probe: Run) -> Run:
+    """`jobs` processes restart the search in their own orders; the first solution (or a whole tree walked) wins."""
+    pool, live = _pool(plan, keep, engine, jobs, 2 * jobs + 1)  # placements and restarts per racer, deepest step
+    winner, won, stopped = None, None, None
+    next_report = started + watch.every
+    try:
+        pending = pool.imap_unordered(_race, range(jobs))
+        while won is None:
+            now = time.perf_counter()
+            wait = watch.every if watch.timeout is None else min(watch.every, started + watch.timeout - now)
+            try:
+                winner, won = pending.next(timeout=max(wait, 0.01))
+            except multiprocessing.TimeoutError:
+                pass
+            now = time.perf_counter()
+            if won is None and watch.timeout is not None and now - started > watch.timeout:
+                stopped = "timeout"
+                break
+            if watch.progress is not None and now >= next_report:
+                watch.progress(_progress(plan, probe.nodes + sum(live[:jobs]), now - started,
+                                         max(probe.deepest, live[2 * jobs]), 0, restarts=sum(live[jobs:2 * jobs])))
+                next_report = now + watch.every
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        pool.terminate()
+        pool.join()
+    nodes, deepest = probe.nodes + sum(live[:jobs]), max(probe.deepest, live[2 * jobs])
+    if won is None:
+        return Run(0, [], nodes, deepest, stopped, engine, jobs)
+    nodes += won.nodes - live[winner]  # the winner's last report is up to 0.05 s old
+    return Run(won.found, won.kept, nodes, max(deepest, won.deepest), won.stopped, engine, jobs)
+
+
 def split_depth(plan, frontier, wanted: int):
     """The shallowest depth with at least `wanted` subtrees (or the deepest short of whole boards), and the
     placements it takes to reach them (those above the subtrees: the subtrees count the rest)."""
@@ -55,11 +115,8 @@ def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started:
     results: dict[int, tuple] = {}
     deepest = len(roots[0]) if roots else 0
     stopped = None
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    live = context.Array("q", 2)  # placements in the subtrees, deepest step
     above = nodes
-    pool = context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine, live))
+    pool, live = _pool(plan, keep, engine, jobs, 2)  # placements in the subtrees, deepest step
     try:
         pending = pool.imap_unordered(_count_subtree, list(enumerate(roots)), chunksize=1)
         next_report = started + watch.every

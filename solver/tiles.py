@@ -41,10 +41,11 @@ class Puzzle:
     match: str = "signed"  # how edges fit: 'signed' (+k meets -k) or 'equal' (like colours; 0 the frame colour)
 
     @classmethod
-    def from_edges(cls, rows_of_edges, motif_names: dict[int, str] | None = None, match: str = "signed") -> "Puzzle":
+    def from_edges(cls, rows_of_edges, motif_names: dict[int, str] | None = None, match: str = "signed",
+                   source: str = "<tiles>") -> "Puzzle":
         """A puzzle from plain edge tuples, ids numbered from 1."""
         tiles = tuple(Tile(i + 1, tuple(int(v) for v in e)) for i, e in enumerate(rows_of_edges))
-        return cls(tiles, dict(motif_names or {}), match=match)
+        return cls(tiles, dict(motif_names or {}), source, match)
 
     def label(self, edge: int) -> str:
         """How an edge is written for a person: 'brown+' where the motif has a name, else '-3'."""

@@ -12,18 +12,23 @@ def turned(edges, k):
     return (n, e, s, w)
 
 
-def board_is_valid(grid) -> bool:
-    """Every seam joins a half with its complement; border edges (0) only on the frame."""
+def board_is_valid(grid, match="signed") -> bool:
+    """Every seam joins a half with its complement ('equal': with the same colour, and the frame is all 0);
+    border edges (0) only on the frame."""
     rows, cols = len(grid), len(grid[0])
+    seam = (lambda a, b: a + b == 0) if match == "signed" else (lambda a, b: a == b)
     for r in range(rows):
         for c in range(cols):
             n, e, s, w = grid[r][c]
-            if c + 1 < cols and e + grid[r][c + 1][3] != 0:
+            if c + 1 < cols and not seam(e, grid[r][c + 1][3]):
                 return False
-            if r + 1 < rows and s + grid[r + 1][c][0] != 0:
+            if r + 1 < rows and not seam(s, grid[r + 1][c][0]):
                 return False
             inner = (r > 0 and n == 0, c + 1 < cols and e == 0, r + 1 < rows and s == 0, c > 0 and w == 0)
             if any(inner):
+                return False
+            frame = (r == 0 and n != 0, c + 1 == cols and e != 0, r + 1 == rows and s != 0, c == 0 and w != 0)
+            if match == "equal" and any(frame):
                 return False
     return True
 

@@ -58,3 +58,31 @@ def test_first_stops_at_a_solution_and_exits_solved(long_puzzle):
     done = subprocess.run([COMMAND, "solve", long_puzzle, "--first"], capture_output=True, text=True, timeout=60)
     assert done.returncode == ExitCode.SOLVED
     assert "stopped at the first" in done.stdout.splitlines()[0] and "Solution 1 of 1" in done.stdout
+
+
+BRENDAN_8X8 = Path("/work/shared/puzzles/bench/brendan_8x8.txt")
+if not BRENDAN_8X8.is_file():
+    BRENDAN_8X8 = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "bench" / "brendan_8x8.txt"
+
+
+@pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_first_that_runs_out_of_time_says_so(jobs):
+    """Brendan 8x8 (13 solutions up to rotation in a tree of ~6e11 placements): no first solution in 1 s."""
+    done = subprocess.run([COMMAND, "solve", str(BRENDAN_8X8), "--first", "--timeout", "1", "--jobs", jobs,
+                           "--progress"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == ExitCode.INCOMPLETE
+    assert "0 arrangements" in done.stdout and "stopped by --timeout: INCOMPLETE" in done.stdout
+    assert "placements (" in done.stderr and "incomplete" in done.stderr and "Traceback" not in done.stderr
+    assert "restarts in other orders" in done.stderr
+
+
+@pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
+def test_ctrl_c_stops_processes_racing_for_a_first_solution():
+    search = subprocess.Popen([COMMAND, "solve", str(BRENDAN_8X8), "--first", "--jobs", "2", "--progress"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # past the 0.3 s probe: the racers are running
+    search.send_signal(signal.SIGINT)
+    out, err = search.communicate(timeout=30)
+    assert search.returncode == ExitCode.INCOMPLETE, err
+    assert "stopped by Ctrl-C: INCOMPLETE" in out.splitlines()[0] and "Traceback" not in err
