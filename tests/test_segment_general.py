@@ -111,3 +111,20 @@ def test_the_outline_more_kinds_of_reading_agree_on_replaces_the_chosen_one():
     # As many kinds each way: the chosen outline stays.
     kinds = [[[(wrong, True)]], [[(right, True)]]]
     assert agreed_outlines([(wrong, True)], kinds, support)[0][0] is wrong
+
+
+def test_a_face_in_the_table_colour_past_a_seam_is_no_gap():
+    # A solved board on marble: a stripe of the left tile's face, the table's colour, runs along its seam deeper than
+    # any gap between hand-laid tiles; no gap ends there, so the side stays on the seam.
+    image = np.zeros((400, 700, 3), np.uint8)
+    image[:] = TABLE
+    left, right = square(100, 100, 200), square(300, 100, 200)
+    for tile in (left, right):
+        draw_tile(image, tile)
+    cv2.rectangle(image, (272, 110), (294, 290), TABLE, -1)
+    image = noisy(image)
+    lab = lab_of(image)
+    difference = table_difference(lab)
+    level = table_level([left, right], difference)
+    kept = order_screen_clockwise(off_gaps(left, [False, True, False, False], difference, level, lab * EDGE_WEIGHTS))
+    assert np.max(np.linalg.norm(kept - left, axis=1)) < 0.01 * 200

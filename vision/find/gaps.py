@@ -81,7 +81,10 @@ def gap_line(seen: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray, 
     if crossed.mean() < GAP_SEEN:
         return None
     if deepest:
-        index = np.minimum(seen.shape[1] - np.argmax(seen[crossed, ::-1], axis=1), seen.shape[1] - 1)
+        index = seen.shape[1] - np.argmax(seen[crossed, ::-1], axis=1)
+        if np.median(index) >= seen.shape[1]:
+            return None  # no end within reach: a face in the table's colour (marble on marble), not a gap
+        index = np.minimum(index, seen.shape[1] - 1)
     else:
         index = np.argmax(seen[crossed], axis=1)
     # A gap runs straight along the side (square to it or turned a little): where it ends lies on a line.
