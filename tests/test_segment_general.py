@@ -39,38 +39,40 @@ def draw_tile(image: np.ndarray, corners: np.ndarray) -> None:
     cv2.fillConvexPoly(image, np.rint(inner).astype(np.int32), FACE)
 
 
+def two_tiles_on_the_table(gap: int, paint=None):
+    """Two framed tiles 200 pixels a side, `gap` apart, on the wooden table (`paint(image)` adds to them): the left
+    tile's true outline, the Lab image, its difference from the table, and the table's level."""
+    image = np.zeros((400, 700, 3), np.uint8)
+    image[:] = TABLE
+    left, right = square(100, 100, 200), square(300 + gap, 100, 200)
+    for tile in (left, right):
+        draw_tile(image, tile)
+    if paint is not None:
+        paint(image)
+    lab = lab_of(noisy(image))
+    difference = table_difference(lab)
+    return left, lab, difference, table_level([left, right], difference)
+
+
+def moved_off_gaps(cell: np.ndarray, lab: np.ndarray, difference: np.ndarray, level: float) -> np.ndarray:
+    """The left tile's cell, its east side facing the right tile, taken off the gaps."""
+    return order_screen_clockwise(off_gaps(cell, [False, True, False, False], difference, level, lab * EDGE_WEIGHTS))
+
+
 def test_a_cell_that_crossed_the_gap_into_its_neighbour_is_taken_back_to_its_tile():
     # Two hand-laid tiles 200 pixels a side, a gap of 10 between them showing the table; the even grid's cell for the
     # left tile reaches across the gap onto the right one's frame.
-    image = np.zeros((400, 700, 3), np.uint8)
-    image[:] = TABLE
-    left, right = square(100, 100, 200), square(310, 100, 200)
-    for tile in (left, right):
-        draw_tile(image, tile)
-    image = noisy(image)
-    lab = lab_of(image)
-    difference = table_difference(lab)
+    left, lab, difference, level = two_tiles_on_the_table(10)
     cell = left + np.array([[0, 0], [13, 0], [13, 0], [0, 0]])
-    level = table_level([left, right], difference)
-    taken = order_screen_clockwise(off_gaps(cell, [False, True, False, False], difference, level, lab * EDGE_WEIGHTS))
-    assert np.max(np.linalg.norm(taken - left, axis=1)) < 0.02 * 200
+    assert np.max(np.linalg.norm(moved_off_gaps(cell, lab, difference, level) - left, axis=1)) < 0.02 * 200
 
 
 def test_a_motif_in_the_table_colour_by_a_side_is_no_gap():
     # A blob the table's colour just inside a side that faces a neighbour (a white shark by a solved board's seam on
     # a white desk): no gap runs straight along the side there, so the side stays.
-    image = np.zeros((400, 700, 3), np.uint8)
-    image[:] = TABLE
-    left, right = square(100, 100, 200), square(300, 100, 200)
-    for tile in (left, right):
-        draw_tile(image, tile)
-    cv2.ellipse(image, (285, 200), (12, 40), 0, 0, 360, TABLE, -1)
-    image = noisy(image)
-    lab = lab_of(image)
-    difference = table_difference(lab)
-    level = table_level([left, right], difference)
-    kept = order_screen_clockwise(off_gaps(left, [False, True, False, False], difference, level, lab * EDGE_WEIGHTS))
-    assert np.max(np.linalg.norm(kept - left, axis=1)) < 0.01 * 200
+    left, lab, difference, level = two_tiles_on_the_table(
+        0, lambda image: cv2.ellipse(image, (285, 200), (12, 40), 0, 0, 360, TABLE, -1))
+    assert np.max(np.linalg.norm(moved_off_gaps(left, lab, difference, level) - left, axis=1)) < 0.01 * 200
 
 
 def test_a_dark_tile_reaching_near_the_photos_edge_is_not_taken_for_the_table():
@@ -116,15 +118,6 @@ def test_the_outline_more_kinds_of_reading_agree_on_replaces_the_chosen_one():
 def test_a_face_in_the_table_colour_past_a_seam_is_no_gap():
     # A solved board on marble: a stripe of the left tile's face, the table's colour, runs along its seam deeper than
     # any gap between hand-laid tiles; no gap ends there, so the side stays on the seam.
-    image = np.zeros((400, 700, 3), np.uint8)
-    image[:] = TABLE
-    left, right = square(100, 100, 200), square(300, 100, 200)
-    for tile in (left, right):
-        draw_tile(image, tile)
-    cv2.rectangle(image, (272, 110), (294, 290), TABLE, -1)
-    image = noisy(image)
-    lab = lab_of(image)
-    difference = table_difference(lab)
-    level = table_level([left, right], difference)
-    kept = order_screen_clockwise(off_gaps(left, [False, True, False, False], difference, level, lab * EDGE_WEIGHTS))
-    assert np.max(np.linalg.norm(kept - left, axis=1)) < 0.01 * 200
+    left, lab, difference, level = two_tiles_on_the_table(
+        0, lambda image: cv2.rectangle(image, (272, 110), (294, 290), TABLE, -1))
+    assert np.max(np.linalg.norm(moved_off_gaps(left, lab, difference, level) - left, axis=1)) < 0.01 * 200
