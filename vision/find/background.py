@@ -16,6 +16,11 @@ from .masks import LAB_WEIGHTS, odd
 
 BORDER = 0.03  # of the photo's longer side: the ring along the border whose colours are the background's
 BORDER_COLOURS = 8  # a table, its grain or stripes, and things lying on it at the border
+# Of the ring's pixels: a colour this rare there is something lying across the border, not the table. A dark tile
+# whose corner reached 18 pixels from a white desk's edge made four colours of 0.3-0.8% (dev photos-a easy 20007).
+# Only the colours are weighed so: a texture this rare at the border was a speckled table's (dev emoji-food easy
+# 20011 lost its tiles to the texture reading when it was left out).
+FEW_AT_BORDER = 0.01
 DIFFERENCE_THRESHOLDS = (6.0, 8.0, 11.0)  # weighted Lab distance from the nearest border colour, loosest first
 CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far narrower than a gap between tiles
 OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
@@ -85,8 +90,9 @@ def filled(mask: np.ndarray) -> np.ndarray:
     return solid
 
 
-def border_colours(lab: np.ndarray) -> np.ndarray:
-    """The main colours (Lab) of a ring along the photo's border."""
+def border_colours(lab: np.ndarray, rare: float = 0.0) -> np.ndarray:
+    """The main colours (Lab, or other features) of a ring along the photo's border, leaving out any that fewer
+    than `rare` of its pixels have."""
     height, width = lab.shape[:2]
     ring = max(4, int(round(BORDER * max(height, width))))
     channels = lab.shape[-1]
@@ -95,8 +101,10 @@ def border_colours(lab: np.ndarray) -> np.ndarray:
     pixels = np.ascontiguousarray(pixels[:: max(1, len(pixels) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(7)
-    _, _, centres = cv2.kmeans(pixels, BORDER_COLOURS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    return centres
+    _, labels, centres = cv2.kmeans(pixels, BORDER_COLOURS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    # A tile lying across the ring by a corner is a few of its pixels; the table, even a speckled one, is far more.
+    shares = np.bincount(labels.ravel(), minlength=len(centres)) / len(labels)
+    return centres[shares >= min(rare, shares.max())]
 
 
 def distance_from_border_colours(lab: np.ndarray) -> np.ndarray:
@@ -107,7 +115,8 @@ def distance_from_border_colours(lab: np.ndarray) -> np.ndarray:
     """
     height, width = lab.shape[:2]
     small = cv2.resize(lab, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
-    return distance_to_nearest(small * LAB_WEIGHTS, border_colours(lab) * LAB_WEIGHTS, (width, height))
+    table_colours = border_colours(lab, FEW_AT_BORDER)
+    return distance_to_nearest(small * LAB_WEIGHTS, table_colours * LAB_WEIGHTS, (width, height))
 
 
 def distance_to_nearest(features: np.ndarray, colours: np.ndarray, size: tuple[int, int]) -> np.ndarray:

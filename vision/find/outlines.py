@@ -91,7 +91,16 @@ def sized(hulls: list[np.ndarray], expected: int) -> tuple[list[np.ndarray], np.
     tile_area = float(np.median(big[: expected]))
     if areas[0] > 0.5 * total and len(big) < expected:
         tile_area = areas[0] / max(1, expected - tiles_beside(hulls[1:], areas[1:], areas[0], len(big) - 1))
+    elif tiles_counted(areas, tile_area) != expected and tiles_counted(areas, total / expected) == expected:
+        # Blocks of two and four beside lone tiles a quarter of the bigger block's size: the median of the biggest
+        # is a block's, while the whole mask's area shared by the tiles expected counts every region as tiles.
+        tile_area = total / expected
     return hulls, areas, tile_area * perspective_scale(hulls, areas, tile_area)
+
+
+def tiles_counted(areas: np.ndarray, tile_area: float) -> int:
+    """How many tiles regions of these areas hold, each counted in tiles of `tile_area` (specks not at all)."""
+    return int(sum(round(area / tile_area) for area in areas if area >= 0.5 * tile_area))
 
 
 def tiles_beside(hulls: list[np.ndarray], areas: np.ndarray, biggest: float, guess: int) -> int:

@@ -8,10 +8,11 @@ equal tiles (blocks.py). Of the readings that may be right, one whose tiles have
 (table.py): a tile is an object on the table, and a face-colour mask outlines only the plain patch of a face with a
 printed border or figures covering most of it. Each tile's four sides are then searched for locally, as the
 strongest straight edge near the rough side, because tiles in a hand-laid board each lie a little off any common
-grid. A tile of the chosen
-reading that another reading saw alone and far better outlined is taken from that one (mending.py). Finally a lone
-tile's sides are traced to where its face ends, and the side two touching tiles share is put on their seam, midway
-between where their two faces end.
+grid; a tile cut from a block is taken off the gaps between tiles it crossed (gaps.py). Tile by tile, the outline
+that more kinds of reading agree on replaces the chosen reading's (each kind of mask errs in its own way); a tile
+of the chosen reading that another reading saw alone and far better outlined is taken from that one (mending.py).
+Finally a lone tile's sides are traced to where its face ends, and the side two touching tiles share is put on
+their seam, midway between where their two faces end.
 """
 from __future__ import annotations
 
@@ -22,19 +23,20 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .background import background_masks, table_difference, texture_masks
+from .background import DIFFERENCE_THRESHOLDS, background_masks, table_difference, texture_masks
 from ..errors import WrongTileCount
 from ..geometry import north_first, rescale_points
-from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, enclosed_masks, face_colour, face_likeness,
-                    face_masks, shade_likeness)
+from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, WALLS, enclosed_masks, face_colour,
+                    face_likeness, face_masks, shade_likeness)
+from .gaps import off_gaps
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
 from .seams import fit_seams
-from .sides import (REACH_BLOCK, REACH_LONE, face_runs_on, no_less_square, order_screen_clockwise,
+from .sides import (REACH_BLOCK, REACH_LONE, agreed_outlines, face_runs_on, no_less_square, order_screen_clockwise,
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, askew, squared_where_weak
-from .table import table_level, unbounded, without_table
+from .table import table_level, table_within, unbounded, without_table
 from ..types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -59,6 +61,10 @@ CUT_SHORT = 3
 # sides lie on no clear edge (a pale desk taken in with the tiles of the real skiers' photo turned 7 degrees, its
 # top row of cells 30 degrees askew; the tiles of the right reading there, 8 or less).
 ASKEW = 20.0
+# Of a side's length: how much more of the band just inside an outline may be table than of the one it replaces.
+# Outlines of a block's tile that took in a wedge of the gap beside it: 0.41-0.45; the tile's own: 0-0.005 (dev
+# emoji-food easy 20008, where two kinds of reading agreed on the wedge).
+TAKEN_IN = 0.15
 
 
 @dataclass(frozen=True)
@@ -117,8 +123,10 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     if not candidates:
         return Segmentation(None, None, counts, -np.inf)
     chosen = choose_reading(candidates)
-    sharpest = sharpest_outlines(chosen.quads, [c.quads for c in candidates], support,
-                                 whole_tile(chosen, found.difference))
+    chosen = off_block_gaps(chosen, found.difference, edges_image)
+    whole = whole_tile(chosen, found.difference)
+    agreed = agreed_outlines(chosen.quads, by_kind(sound_readings(candidates)), support, whole)
+    sharpest = sharpest_outlines(agreed, [c.quads for c in candidates], support, whole)
     best = no_less_square(mended(sharpest, chosen.number, seen, edges_image, support), sharpest)
     # A lone tile's sides are traced to where its face ends, a block's outer sides only across their side band; a
     # seam between touching tiles is no such place, and is fitted once for the two tiles it divides.
@@ -168,15 +176,50 @@ def add_candidate(found: Found, reading: Reading, support: Callable[[np.ndarray]
         found.candidates.append(replace(reading, unbounded=unbounded([q for q, _ in reading.quads], found.difference)))
 
 
+def off_block_gaps(reading: Reading, difference: np.ndarray, edges_image: np.ndarray) -> Reading:
+    """The reading with each tile it cut from a block taken off the gaps between tiles it crossed (gaps.py)."""
+    if reading.lone == len(reading.quads):
+        return reading
+    outlines = [order_screen_clockwise(q) for q, _ in reading.quads]
+    level = table_level(outlines, difference)
+    return replace(reading, quads=[
+        (quad if lone else off_gaps(quad, [not o for o in open_sides(outline, outlines)], difference, level,
+                                    edges_image), lone) for (quad, lone), outline in zip(reading.quads, outlines)])
+
+
+def by_kind(candidates: list[Reading]) -> list[list[list[tuple[np.ndarray, bool]]]]:
+    """The candidate readings' tiles grouped by the kind of mask each reading came from: the face colour (in light
+    or shade), regions walled in by edges (clear or faint), what differs from the table's colours, from its
+    texture (see segment's order of readings)."""
+    kinds = {}
+    for candidate in candidates:
+        kinds.setdefault(reading_kind(candidate.number), []).append(candidate.quads)
+    return list(kinds.values())
+
+
+def reading_kind(number: int) -> str:
+    """The kind of mask reading `number` came from, in segment's order: face colour, edges, table difference,
+    face colour in shade, texture, then faint edges."""
+    for kind, count in (("face", len(FACE_THRESHOLDS)), ("edges", len(WALLS)), ("table", len(DIFFERENCE_THRESHOLDS)),
+                        ("face", len(SHADE_THRESHOLDS)), ("texture", 1)):
+        if number < count:
+            return kind
+        number -= count
+    return "edges"
+
+
 def whole_tile(reading: Reading, difference: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
     """Whether an outline standing in for one of a reading's tiles has the table around it, as the reading's other
-    tiles leave it room (`difference`: each work pixel's difference from the table)."""
+    tiles leave it room, and takes in no more of it along a side than the outline it replaces (`difference`: each
+    work pixel's difference from the table)."""
     outlines = [order_screen_clockwise(quad) for quad, _ in reading.quads]
     level = table_level(outlines, difference)
 
     def whole(outline: np.ndarray, replaced: np.ndarray) -> bool:
         rest = [o for o, (quad, _) in zip(outlines, reading.quads) if quad is not replaced]
-        return not without_table(order_screen_clockwise(outline), rest, difference, level)
+        outline = order_screen_clockwise(outline)
+        return (not without_table(outline, rest, difference, level) and table_within(outline, difference, level)
+                <= table_within(order_screen_clockwise(replaced), difference, level) + TAKEN_IN)
 
     return whole
 
@@ -268,13 +311,19 @@ def choose_reading(candidates: list[Reading]) -> Reading:
     gaps shift the cuts), and a cut can land on a printed frame line that is as straight as an edge. A tile cut
     short of its face by a mask that lost a shaded strip of it can lie on a motif's straight edges as well.
     """
-    strongest = max(c.support for c in candidates)
-    sound = [c for c in candidates if c.support >= max(WHOLE_RIVAL * strongest, FAINT)]
-    fewest = min((c.unbounded for c in sound), default=0)
-    sound = [c for c in sound if c.unbounded == fewest] or candidates  # all faint: the table decides nothing
+    sound = sound_readings(candidates)
     best = max(c.support for c in sound)
     rivals = [c for c in sound if c.support >= RIVAL * best]
     return max(rivals, key=lambda c: (-c.cut, c.lone, c.support))
+
+
+def sound_readings(candidates: list[Reading]) -> list[Reading]:
+    """Of the readings on clear edges (WHOLE_RIVAL of the best, FAINT at least), those with the table around the
+    most tiles; all of them when all are faint (the table then decides nothing)."""
+    strongest = max(c.support for c in candidates)
+    sound = [c for c in candidates if c.support >= max(WHOLE_RIVAL * strongest, FAINT)]
+    fewest = min((c.unbounded for c in sound), default=0)
+    return [c for c in sound if c.unbounded == fewest] or candidates
 
 
 def settled(candidates: list[Reading], expected: int) -> bool:

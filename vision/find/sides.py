@@ -194,6 +194,48 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
     return result
 
 
+AGREE = 0.02  # of a side: two readings' outlines of a tile whose corners all lie this near say the same
+# Of a side: the farthest corner of another reading's outline of the same tile that is weighed in agreed_outlines.
+# Wrong outlines chosen on the dev families' photos (a side on a printed frame or a shadow) lay 5-9% off.
+SAME_TILE_WIDE = 0.12
+
+
+def agreed_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[list[tuple[np.ndarray, bool]]]],
+                    support: Callable[[np.ndarray], float],
+                    whole: Callable[[np.ndarray, np.ndarray], bool] | None = None) -> list[tuple[np.ndarray, bool]]:
+    """A reading's tiles (each marked whether lone), each replaced by the outline of the same tile (every corner
+    within SAME_TILE_WIDE of a side) that more kinds of reading agree on, within AGREE of a side, than on its own;
+    `others`: the sound readings' tiles, grouped by kind (segment.by_kind), the chosen reading among them.
+
+    The kinds are masks made in different ways (face colour, edges, table difference, texture); each errs on some
+    tile in its own way (a side on a printed frame, a shadow, a motif's straight edge), rarely on the same tile the
+    same way. A reading is chosen by its weakest tile, often by a hair among near equals; tile by tile, the outline
+    most kinds share is the tile's own. Between outlines as many kinds share, the one more readings share; ties keep
+    the chosen outline. `whole(outline, replaced)`, if given: the new outline must have the table around it and
+    take in no more of it than the one it replaces (segment.whole_tile).
+    """
+    kinds = [[order_screen_clockwise(other) for reading in kind for other, _ in reading] for kind in others]
+    result = []
+    for quad, lone in tiles:
+        corners = order_screen_clockwise(quad)
+        side = mean_side(corners)
+        same = [[o for o in kind if np.max(np.linalg.norm(o - corners, axis=1)) < SAME_TILE_WIDE * side]
+                for kind in kinds]
+
+        def agreeing(outline: np.ndarray) -> tuple[int, int]:  # how many kinds of reading, and readings, say so
+            near = [[np.max(np.linalg.norm(o - outline, axis=1)) < AGREE * side for o in kind] for kind in same]
+            return sum(any(kind) for kind in near), sum(sum(kind) for kind in near)
+
+        own = agreeing(corners)
+        best, best_key = quad, (*own, support(corners))
+        for other in (o for kind in same for o in kind):
+            key = (*agreeing(other), support(other))
+            if key[:2] > own and key > best_key and (whole is None or whole(other, quad)):
+                best, best_key = other, key
+        result.append((best, lone))
+    return result
+
+
 def elongation(quad: np.ndarray) -> float:
     """How much longer a quad is than wide: the ratio of its mean lengths across the two pairs of opposite sides
     (1 for a square; a phone's tilt foreshortens a tile by up to about a fifth)."""

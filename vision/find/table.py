@@ -23,6 +23,7 @@ AROUND = 1.3
 # under uneven light); outside a face-colour outline of a face with a printed border, 5 to 30 times.
 NOT_TABLE = 3.0
 LEAST_LEVEL = 2.0  # the table's level counted as at least this much: a plain table differs from itself by 1-1.5
+INSIDE = (0.01, 0.04)  # of a side, inside it: the band of face along each side, past its rounded edge
 
 
 def unbounded(quads: list[np.ndarray], difference: np.ndarray) -> int:
@@ -62,3 +63,16 @@ def ring_differences(outline: np.ndarray, difference: np.ndarray) -> np.ndarray:
     before, after = slice(MARGIN - far, MARGIN - near), slice(MARGIN + CELL + near, MARGIN + CELL + far)
     return np.array([np.median(canvas[before, lo:hi]), np.median(canvas[lo:hi, after]),
                      np.median(canvas[after, lo:hi]), np.median(canvas[lo:hi, before])])
+
+
+def table_within(outline: np.ndarray, difference: np.ndarray, level: float) -> float:
+    """The most, over an outline's sides (clockwise on screen), of the share of the band just INSIDE it that looks
+    like the table (differs from it no more than NOT_TABLE times its `level`): none for a tile's own outline, a
+    wedge for one that took in a gap between tiles or the table beside it."""
+    canvas, _ = rectified(difference.astype(np.float32, copy=False), outline, CELL, CELL, MARGIN)
+    table = canvas <= NOT_TABLE * level
+    near, far = int(round(INSIDE[0] * CELL)), int(round(INSIDE[1] * CELL))
+    lo, hi = MARGIN + int(round(ALONG[0] * CELL)), MARGIN + int(round(ALONG[1] * CELL))
+    first, last = slice(MARGIN + near, MARGIN + far), slice(MARGIN + CELL - far, MARGIN + CELL - near)
+    return float(max(table[first, lo:hi].mean(), table[lo:hi, last].mean(), table[last, lo:hi].mean(),
+                     table[lo:hi, first].mean()))

@@ -1,0 +1,111 @@
+"""A block's tile taken off the gaps beside it: a tile is what differs from the table, and the table shows between
+hand-laid tiles.
+
+A block of tiles in a grid with narrow gaps is split as an even grid of equal cells (blocks.py), but each tile of
+a hand-laid board lies a little off any common grid: a cell's side can cross the gap into its neighbour, and its
+edge search then settles on the neighbour's edge or a printed frame's. Where the band just inside a cell's side
+looks like the table, that side is moved in to where the table ends, then put on the edge there.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..geometry import apply_homography, line_through, mean_side, quad_area, quad_from_lines, robust_line
+from .sides import ALONG, CELL, MARGIN, REACH_LONE, order_screen_clockwise, rectified, refine_quad
+from .table import INSIDE, NOT_TABLE
+
+GAP_DEPTH = 0.12  # of a side: the deepest a cell's side is looked into for a gap it crossed (an even grid's error)
+# Of a side's length: the least share of the band just inside a side that looks like the table for the side to
+# be taken off it. Cells of the dev families' grids that crossed a gap: 0.4-0.45 (a wedge); a tile's own: 0-0.01.
+ON_TABLE = 0.2
+# A gap runs along a whole side, its end on a straight line; a motif's patch in the table's colour (a white shark
+# by a side on a white desk) does neither. Gaps the dev families' even grids crossed were seen at 0.85-1.0 of the
+# places along a side (0.42-0.52 on a steep hard photo and a gap a tile's corner nearly closed), their ends a median
+# 0.2-0.66 pixels (of 128 a side) off a line; white motifs beside a side in a solved board, at 0.54-0.58 of the
+# places, 0.94-3.1 pixels off.
+GAP_SEEN = 0.4  # of the places along a side: the fewest where the gap is seen
+GAP_STRAIGHT = 0.006  # of a side: the most the gap's end may lie off a straight line (median)
+FACE_CLEAR = 0.05  # of a cell's inside: the most that may look like the table for its gaps to be told from it
+SHRUNK = 0.75  # of its area: the least a cell may keep once taken off the gaps (else the table was its face)
+
+
+def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level: float,
+             edges_image: np.ndarray) -> np.ndarray:
+    """A block's cell (work pixels) with each side facing another cell (`facing`, N E S W once ordered clockwise
+    on screen) that took in the gap between them moved in to where the gap ends, and each that stopped short of
+    a gap near it moved out to where the gap begins, then put on the strongest edge there (`difference`: each work
+    pixel's difference from the table, `level`: the table's own, table.table_level; `edges_image`: as for
+    sides.refine_quad). The block's outer sides were fitted to its outline against the table already."""
+    corners = order_screen_clockwise(quad)
+    canvas, from_canvas = rectified(difference.astype(np.float32, copy=False), corners, CELL, CELL, MARGIN)
+    table = canvas <= NOT_TABLE * level
+    inner = slice(MARGIN + int(0.1 * CELL), MARGIN + int(0.9 * CELL))
+    if table[inner, inner].mean() > FACE_CLEAR:
+        return quad  # the face looks like the table in places (dark on dark): the table map cannot tell the gaps
+    along = np.rint(ALONG * CELL).astype(int)
+    depth = np.arange(int(round(GAP_DEPTH * CELL)) + 1)
+    band = slice(int(round(INSIDE[0] * CELL)), int(round(INSIDE[1] * CELL)) + 1)
+    lines, moved = [], False
+    for side in range(4):
+        inside, outside = (seen_at(table, side, along, depth * way) for way in (1, -1))
+        line = None
+        if not facing[side]:
+            pass
+        elif inside[:, band].mean() >= ON_TABLE:  # the side crossed a gap: in to where the gap ends
+            line = gap_line(inside, side, along, depth, from_canvas, deepest=True)
+        elif outside[:, band].mean() < ON_TABLE:  # no gap just outside it: out to where one begins, if near
+            line = gap_line(outside, side, along, -depth, from_canvas, deepest=False)
+        moved |= line is not None
+        if line is None:
+            ends = side_points(side, along[[0, -1]], 0).astype(np.float64)
+            line = line_through(*apply_homography(from_canvas, ends))
+        lines.append(line)
+    if not moved:
+        return quad
+    try:
+        taken = quad_from_lines(lines)
+    except ValueError:
+        return quad
+    if quad_area(taken) < SHRUNK * quad_area(corners) or np.max(np.linalg.norm(taken - corners, axis=1)) > \
+            2 * GAP_DEPTH * mean_side(corners):
+        return quad
+    return refine_quad(taken, edges_image, REACH_LONE)
+
+
+def gap_line(seen: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray, from_canvas: np.ndarray,
+             deepest: bool) -> np.ndarray | None:
+    """The line (image pixels) along where a gap seen beside side `side` ends (`deepest`: its pixel farthest from
+    the side, plus one) or begins (its nearest), at the places it is seen (`seen`: places x depths, table or not);
+    None when it is seen at too few places along the side."""
+    crossed = seen.any(axis=1)
+    if crossed.mean() < GAP_SEEN:
+        return None
+    if deepest:
+        index = seen.shape[1] - np.argmax(seen[crossed, ::-1], axis=1)
+        if np.median(index) >= seen.shape[1]:
+            return None  # no end within reach: a face in the table's colour (marble on marble), not a gap
+        index = np.minimum(index, seen.shape[1] - 1)
+    else:
+        index = np.argmax(seen[crossed], axis=1)
+    # A gap runs straight along the side (square to it or turned a little): where it ends lies on a line.
+    places = along[crossed].astype(np.float64)
+    residual = index - np.polyval(np.polyfit(places, index, 1), places)
+    if np.median(np.abs(residual)) > GAP_STRAIGHT * CELL:
+        return None
+    points = side_points(side, along[crossed], depth[index])
+    return robust_line(apply_homography(from_canvas, points.astype(np.float64)))
+
+
+def seen_at(table: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Whether the table is seen `depth` inside side `side` (outside, where negative), at each place `along` it."""
+    points = side_points(side, along[:, None], depth[None, :])
+    return table[points[..., 1], points[..., 0]]
+
+
+def side_points(side: int, along: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Canvas pixels (x, y) `depth` inside side `side` (N E S W of the rectified tile) at `along` from its start."""
+    along, depth = np.broadcast_arrays(along, depth)
+    near, far = MARGIN + depth, MARGIN + CELL - depth
+    x, y = {0: (MARGIN + along, near), 1: (far, MARGIN + along), 2: (MARGIN + along, far),
+            3: (near, MARGIN + along)}[side]
+    return np.stack([x, y], axis=-1).astype(int)
