@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 GRID = 16  # cells a side, as the face plane's (features.WHITE_GRID)
-CHROMA_TOLERANCE = 0.08  # log units: cells of one print differ in colour (log ratios between channels) by less
+CHROMA_TOLERANCE = 0.08  # log units: cells of one print differ in colour (log ratios between channels) by less,
 # log units: and in brightness by less than this, as the light across a photo differs from tile to tile
 LIGHT_TOLERANCE = 0.35
 # The face is card when less than PRINT_SHARE of the tiles' pixels are BRIGHTER times brighter than it in some

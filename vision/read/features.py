@@ -1,8 +1,9 @@
-"""Numbers that describe an edge half: its colours and its shape, after the tile's own face is made white.
+"""Numbers that describe an edge half: its colours and its shape, after every tile is put in one light.
 
-The face colour of each tile is the white reference (it absorbs white balance, shading and vignetting), fitted
-as a plane across the tile so that light falling off across it is absorbed too, and followed into a shadow cast
-over part of it (shading.py); what differs from it is the motif. A half is described by a small Lab thumbnail of
+Each tile's face, of the colour all the photo's tiles share (face.py), is its light's reference (it absorbs white
+balance, shading and vignetting), fitted as a plane across the tile so that light falling off across it is absorbed
+too, and followed into a shadow cast over part of it (shading.py); a card face then reads white, a printed one its
+own colour, and what differs from the face is the motif. A half is described by a small Lab thumbnail of
 its territory (shape and colour layout) and by a soft histogram of its motif's colours (colour and pattern,
 whatever the pose).
 """
@@ -28,8 +29,8 @@ HIST_WEIGHT = 1.5
 TOP = 255.0  # the camera's top: a face brighter than this reads this
 CUT_OFF = 250.0  # a channel this bright (noise aside) may be cut off at the top
 TOP_SHARE = 0.1  # the share of the face at the top in a channel for it to be taken as cut off
-MIN_BELOW_CELLS = 4
-MIN_FACE_CELLS = 12  # of the WHITE_GRID x WHITE_GRID cells, the fewest a face plane is fitted to  # face cells wholly below the top that give a cut-off channel its level
+MIN_BELOW_CELLS = 4  # face cells wholly below the top that give a cut-off channel its level
+MIN_FACE_CELLS = 12  # of the WHITE_GRID x WHITE_GRID cells, the fewest a face plane is fitted to
 # Template sets store their halves' features with this stamp: change it whenever band_features' numbers change,
 # and stored features of another version are computed again (tests check the bundled ones are current).
 FEATURES_VERSION = 1
