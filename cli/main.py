@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Optional
 
@@ -210,4 +211,9 @@ def run() -> None:
         where = error.ctx.command_path if error.ctx else "photosolve"
         say(f"photosolve: {' '.join(error.format_message().split())} (see `{where} --help`)")
         sys.exit(2)
+    except KeyboardInterrupt:  # Ctrl-C as the command ended, after it stopped catching it (its outputs are whole)
+        say("photosolve: interrupted")
+        sys.exit(130)
+    # Finished: a Ctrl-C from here on changes nothing, and must not kill the interpreter on its way out (exit -2).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.exit(code if isinstance(code, int) else 0)
