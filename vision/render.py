@@ -51,13 +51,27 @@ def annotate(image: np.ndarray, quads: list[TileQuad], labels: list[list[str]], 
         draw_text(draw, center - np.array([0, side * 0.06]), str(number), big, (255, 255, 255))
         for s in range(4):
             middle = (corners[s] + corners[(s + 1) % 4]) / 2
-            spot = middle + 0.16 * (center - middle)  # near its edge, clear of the centre's notes
             sure = doubtful is None or not doubtful[number - 1, s]
             text = f"{'NESW'[s]} {labels[number - 1][s]}" + ("" if sure else " ?")
-            draw_text(draw, spot, text, small, (255, 255, 255) if sure else (255, 220, 0))
+            draw_text(draw, label_spot(draw, text, small, middle, center, side), text, small,
+                      (255, 255, 255) if sure else (255, 220, 0))
         if places:
             draw_text(draw, center + np.array([0, side * 0.16]), places[number - 1], small, (120, 255, 120))
     return np.asarray(picture)
+
+
+def label_spot(draw: ImageDraw.ImageDraw, text: str, typeface, middle: np.ndarray, center: np.ndarray,
+               side: float) -> np.ndarray:
+    """Where a side's label goes: just in from the middle of that side, its whole box inside its own tile, so that
+    the labels of two touching tiles' facing sides do not run into each other (a long label on an east or west
+    side reaches further in)."""
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=typeface)
+    inward = center - middle
+    length = max(float(np.linalg.norm(inward)), 1e-9)
+    unit = inward / length
+    # half the box's extent along the way in, as the box is drawn upright whatever the tile's turn
+    reach = 0.5 * (abs(unit[0]) * (right - left) + abs(unit[1]) * (bottom - top))
+    return middle + unit * min(0.03 * side + reach, 0.4 * length)  # never over the centre's notes
 
 
 def draw_text(draw: ImageDraw.ImageDraw, center: np.ndarray, text: str, typeface, colour) -> None:
