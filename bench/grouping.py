@@ -1,0 +1,91 @@
+"""How well the halves of an art family's photos sort into half-types, before any pairing or solving.
+
+    python bench/grouping.py [--per-tier 12] [--tiers medium hard] [--split dev|test] [--first-seed 20000]
+
+The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners and put in one light as
+the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
+(selflabel.describe_halves) cut at the TRUE number of half-types, so only the descriptors are judged: photos whose
+halves group exactly right, halves misplaced (not in their group's majority type), how many halves have a nearest
+neighbour of their own type, and the median over halves of (nearest other type) / (farthest own type) distance,
+above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from photosolve.scenes.families import DEV, TEST, face_kind, family_artwork, motif_kind
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.read.features import white_bands
+from photosolve.vision.read.selflabel import describe_halves
+from photosolve.vision.read.ward import cut_tree, ward_tree
+from photosolve.vision.rectify import rectify_all
+from photosolve.vision.types import TileQuad
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
+
+
+def grouping(appearance: np.ndarray, truth: np.ndarray) -> dict:
+    """How the halves (squared appearance distances) group at the true number of types (truth: their labels)."""
+    # as selflabel.appearance_tree builds it: Ward's clustering of the distances
+    types = cut_tree(ward_tree(np.sqrt(np.maximum(appearance, 0.0))), len(set(truth.tolist())))
+    majority = Counter()
+    for group in set(types.tolist()):
+        majority[group] = Counter(truth[types == group].tolist()).most_common(1)[0][1]
+    others = appearance + np.diag(np.full(len(truth), np.inf))  # a half is not its own neighbour
+    same = truth[:, None] == truth[None]
+    np.fill_diagonal(same, False)
+    farthest_own = np.where(same, appearance, -np.inf).max(axis=1)
+    nearest_other = np.where(truth[:, None] != truth[None], appearance, np.inf).min(axis=1)
+    has_own = np.isfinite(farthest_own)
+    exact = len(set(zip(types.tolist(), truth.tolist()))) == len(set(truth.tolist())) == len(set(types.tolist()))
+    return {"right": exact,
+            "misplaced": len(truth) - sum(majority.values()),
+            "neighbour": float(np.mean(truth[np.argmin(others, axis=1)] == truth)),
+            "apart": float(np.median(nearest_other[has_own] / np.maximum(farthest_own[has_own], 1e-9)))}
+
+
+def run_photo(family: str, seed: int, tier: str) -> dict:
+    motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
+    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
+    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
+    truth = np.array([tile["edges"] for tile in scene.truth["tiles"]]).ravel()
+    appearance = describe_halves(bands.reshape(-1, *bands.shape[2:]), face).appearance
+    art = family_artwork(family, motifs, seed)
+    return {**grouping(appearance, truth), "face": face_kind(art), "kind": motif_kind(art), "family": family}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-tier", type=int, default=12)
+    parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
+    parser.add_argument("--split", choices=["dev", "test"], default="dev")
+    parser.add_argument("--first-seed", type=int, default=20_000)
+    args = parser.parse_args()
+    families = DEV if args.split == "dev" else TEST
+    print(f"photosolve grouping at true corners — {args.split} families, {args.per_tier} photos per family and tier, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    outcomes = [run_photo(family, args.first_seed + i, tier)
+                for family in families for tier in args.tiers for i in range(args.per_tier)]
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for outcome in outcomes:
+        for key in ("family", "face", "kind"):
+            groups[f"{key} {outcome[key]}"].append(outcome)
+    print(f"  {'':<24} {'n':>3} {'right':>6} {'misplaced':>10} {'neighbour':>10} {'apart':>6}")
+    for name, items in [("all", outcomes), *sorted(groups.items())]:
+        print(f"  {name:<24} {len(items):>3} {sum(o['right'] for o in items):>6} "
+              f"{sum(o['misplaced'] for o in items):>10} {np.mean([o['neighbour'] for o in items]):>10.3f} "
+              f"{np.median([o['apart'] for o in items]):>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
