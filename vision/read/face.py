@@ -24,7 +24,9 @@ LIGHT_TOLERANCE = 0.35
 # The face is card when less than PRINT_SHARE of the tiles' pixels are BRIGHTER times brighter than it in some
 # channel (ink is darker than card; glare and noise aside). Measured on dev photos at their true corners, 72 of the
 # dev families (medium, hard) and 36 generated ones: card faces 0-0.054 (glare), printed strong, bordered and busy
-# faces 0.099-0.63 (a few busy and bordered ones with a light card inside read 0: card, rightly).
+# faces 0.099-0.63 (a few busy and bordered ones with a light card inside read 0: card, rightly). Whole pipeline, no
+# templates, photos with every edge right (bench/families.py, 36 per tier, easy/medium/hard), the face model as a
+# whole: dev 8/10/9 -> 15/17/13; test families, never tuned on, 6/9/2 -> 11/12/4.
 BRIGHTER = 1.3
 PRINT_SHARE = 0.075
 WHITE_SHARE = 0.995  # the photo's white: the brightness its tiles reach, all but this share of their pixels

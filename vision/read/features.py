@@ -116,11 +116,10 @@ def white_field(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarr
     return white if shadow is None else (white * np.exp(shadow)[:, :, None]).astype(np.float32)
 
 
-def white_balanced(square: np.ndarray, plane: np.ndarray | None = None, reference: np.ndarray | None = None
-                   ) -> np.ndarray:
-    """A tile as float RGB in [0, 1.2] with its face colour mapped to `reference` (RGB in [0, 1]; white when not
-    given: the face is taken to be card)."""
-    return face_reads(evened_by(square, white_field(square, plane)), reference)
+def white_balanced(square: np.ndarray, plane: np.ndarray | None = None) -> np.ndarray:
+    """One tile on its own as float RGB in [0, 1.2], its face taken to be card and mapped to white (white_bands
+    reads a photo's tiles together, with the face they share)."""
+    return face_reads(evened_by(square, white_field(square, plane)), None)
 
 
 def evened_by(square: np.ndarray, field: np.ndarray) -> np.ndarray:
