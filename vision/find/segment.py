@@ -23,7 +23,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .background import DIFFERENCE_THRESHOLDS, background_masks, table_difference, texture_masks
+from .background import (DIFFERENCE_THRESHOLDS, background_masks, rim_masks, table_difference,
+                         texture_masks)
 from ..errors import WrongTileCount
 from ..geometry import north_first, rescale_points
 from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, WALLS, enclosed_masks, face_colour,
@@ -114,9 +115,12 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
     mend_near_misses(found, edges_image, refined, support)
-    if not found.candidates:  # a last resort: walls of faint edges (glare) may enclose faces clear ones did not
-        faint = enclosed_masks(raw_lightness, expected, FAINT_EDGES)
-        for number, mask in enumerate(faint, start=len(found.counts)):
+    if not found.candidates:
+        # Last resorts: the outlines that differ from the table closed across their breaks enclose faces of the
+        # table's colour (background.rim_masks), and walls of faint edges (glare) may enclose faces clear ones did
+        # not. Tried only here: their blocks and walls are coarser than the readings above where those succeed.
+        last = itertools.chain(rim_masks(difference), enclosed_masks(raw_lightness, expected, FAINT_EDGES))
+        for number, mask in enumerate(last, start=len(found.counts)):
             take_reading(number, mask, expected, edges_image, refined, support, found)
         mend_near_misses(found, edges_image, refined, support)
     counts, candidates, seen = found.counts, found.candidates, found.seen
@@ -199,9 +203,9 @@ def by_kind(candidates: list[Reading]) -> list[list[list[tuple[np.ndarray, bool]
 
 def reading_kind(number: int) -> str:
     """The kind of mask reading `number` came from, in segment's order: face colour, edges, table difference,
-    face colour in shade, texture, then faint edges."""
+    face colour in shade, texture, table difference with its outlines closed (rims), then faint edges."""
     for kind, count in (("face", len(FACE_THRESHOLDS)), ("edges", len(WALLS)), ("table", len(DIFFERENCE_THRESHOLDS)),
-                        ("face", len(SHADE_THRESHOLDS)), ("texture", 1)):
+                        ("face", len(SHADE_THRESHOLDS)), ("texture", 1), ("table", 1)):
         if number < count:
             return kind
         number -= count
