@@ -2,7 +2,8 @@
 
 The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
 differs from the table's colours at the photo's border, the face colour forgiving the lightness a shadow takes, and
-what differs from the table's texture.
+what differs from the table's texture; where none of those lies on clear edges, the outlines that differ from the
+table closed into rims (faces of the table's colour) and walls of faint edges.
 Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
 equal tiles (blocks.py). Of the readings that may be right, one whose tiles have the table around them wins
 (table.py): a tile is an object on the table, and a face-colour mask outlines only the plain patch of a face with a
@@ -115,10 +116,12 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
     mend_near_misses(found, edges_image, refined, support)
-    if not found.candidates:
-        # Last resorts: the outlines that differ from the table closed across their breaks enclose faces of the
-        # table's colour (background.rim_masks), and walls of faint edges (glare) may enclose faces clear ones did
-        # not. Tried only here: their blocks and walls are coarser than the readings above where those succeed.
+    if all(c.support < FAINT for c in found.candidates):
+        # Last resorts, with no reading on clear edges: the outlines that differ from the table closed across their
+        # breaks enclose faces of the table's colour (background.rim_masks), and walls of faint edges (glare) may
+        # enclose faces clear ones did not. Tried only here: their blocks and walls are coarser than the readings
+        # above where those succeed. (Dev photos-a hard 20007's only reading outlined pieces of black faces, their
+        # sides on no edge: support 0.22.)
         last = itertools.chain(rim_masks(difference), enclosed_masks(raw_lightness, expected, FAINT_EDGES))
         for number, mask in enumerate(last, start=len(found.counts)):
             take_reading(number, mask, expected, edges_image, refined, support, found)
