@@ -7,9 +7,10 @@ both), is a tile or something else on the table. Motif pieces that happen to be 
 which are filled. A speckled table (granite) shares its colours with dark printed faces pixel by pixel; over a
 few speckles, in mean and spread, it does not (texture_masks).
 
-A tile whose face is the table's colour (a black face on a dark slate) still differs from it at its outline: a
-thin light bevel, broken in places where the light grazes it. Closed across such breaks and filled, that ring is
-the tile (rim_masks).
+A tile whose face is the table's colour (a black face on a dark slate) still differs from it along its outline:
+a thin light line (a bevel, or a frame printed just inside the edge), broken in places, and the motifs reaching
+the edge. Closed across such breaks and filled, that ring is the tile, near enough for its sides to be searched
+for on their edges (rim_masks).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ DIFFERENCE_THRESHOLDS = (6.0, 8.0, 11.0)  # weighted Lab distance from the neare
 CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far narrower than a gap between tiles
 OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
 TEXTURE_WINDOW = 0.01  # of the photo's longer side: a few of a granite's speckles, a tenth of a tile's side
-# Of the photo's longer side: breaks closed in a tile's outline ring (rim_masks). The bevel rings of black faces on
+# Of the photo's longer side: breaks closed in a tile's outline ring (rim_masks). The light rings of black faces on
 # dark slate and granite broke in places 3-8 work pixels long (0.003-0.007; dev photos-a medium and hard 20007);
 # the gaps of a hand-laid board close too, and its block is split as a grid.
 RIM_CLOSE = 0.01
