@@ -46,7 +46,8 @@ def reading_name(number: int | None) -> str:
     if number is None:
         return "none"
     kinds = [("face", len(FACE_THRESHOLDS)), ("enclosed", len(WALLS)), ("background", len(DIFFERENCE_THRESHOLDS)),
-             ("shade", len(SHADE_THRESHOLDS)), ("texture", 1), ("faint", len(WALLS))]
+             ("shade", len(SHADE_THRESHOLDS)), ("texture", 1), ("rims", 1),
+             ("faint", len(WALLS))]
     for kind, count in kinds:
         if number < count:
             return f"face{FACE_THRESHOLDS[number]:g}" if kind == "face" else f"{kind}{number}"

@@ -6,6 +6,11 @@ it: whatever differs from every colour along the border, even a little (a cool w
 both), is a tile or something else on the table. Motif pieces that happen to be a border colour leave holes,
 which are filled. A speckled table (granite) shares its colours with dark printed faces pixel by pixel; over a
 few speckles, in mean and spread, it does not (texture_masks).
+
+A tile whose face is the table's colour (a black face on a dark slate) still differs from it along its outline:
+a thin light line (a bevel, or a frame printed just inside the edge), broken in places, and the motifs reaching
+the edge. Closed across such breaks and filled, that ring is the tile, near enough for its sides to be searched
+for on their edges (rim_masks).
 """
 from __future__ import annotations
 
@@ -25,6 +30,10 @@ DIFFERENCE_THRESHOLDS = (6.0, 8.0, 11.0)  # weighted Lab distance from the neare
 CLOSE = 0.0025  # of the photo's longer side: cracks closed within a tile, far narrower than a gap between tiles
 OPEN = 0.004  # of the photo's longer side: thin bridges (a cable, a shadow line) between tiles cut
 TEXTURE_WINDOW = 0.01  # of the photo's longer side: a few of a granite's speckles, a tenth of a tile's side
+# Of the photo's longer side: breaks closed in a tile's outline ring (rim_masks). The light rings of black faces on
+# dark slate and granite broke in places 3-8 work pixels long (0.003-0.007; dev photos-a medium and hard 20007);
+# the gaps of a hand-laid board close too, and its block is split as a grid.
+RIM_CLOSE = 0.01
 SPREAD_WEIGHT = 1.0  # a neighbourhood's spread of lightness weighs as its colour does, and thrice its mean lightness
 
 
@@ -68,11 +77,17 @@ def background_masks(difference: np.ndarray):
         yield solid_regions(difference > threshold)
 
 
-def solid_regions(differs: np.ndarray) -> np.ndarray:
-    """A mask (uint8 0/255) of where the table is not (boolean), cleaned: cracks within a tile closed, holes
-    filled, thin bridges between tiles cut."""
+def rim_masks(difference: np.ndarray):
+    """A mask (uint8 0/255) of what the outlines that differ from the table (`difference`, at its loosest
+    threshold) enclose once their breaks (RIM_CLOSE) are closed: tiles whose faces are the table's colour."""
+    yield solid_regions(difference > DIFFERENCE_THRESHOLDS[0], RIM_CLOSE)
+
+
+def solid_regions(differs: np.ndarray, close: float = CLOSE) -> np.ndarray:
+    """A mask (uint8 0/255) of where the table is not (boolean), cleaned: cracks within a tile closed (`close`, of
+    the photo's longer side), holes filled, thin bridges between tiles cut."""
     closing, opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-                        for size in (odd_size(CLOSE, differs), odd_size(OPEN, differs)))
+                        for size in (odd_size(close, differs), odd_size(OPEN, differs)))
     mask = cv2.morphologyEx(differs.astype(np.uint8) * 255, cv2.MORPH_CLOSE, closing)
     return cv2.morphologyEx(filled(mask), cv2.MORPH_OPEN, opening)
 

@@ -2,7 +2,8 @@
 
 The masks (masks.py, background.py) are the face colour at three strictnesses, regions walled in by edges, what
 differs from the table's colours at the photo's border, the face colour forgiving the lightness a shadow takes, and
-what differs from the table's texture.
+what differs from the table's texture; where none of those lies on clear edges, the outlines that differ from the
+table closed into rims (faces of the table's colour) and walls of faint edges.
 Lone tiles are one component each; a block of touching (or nearly touching) tiles is split as an R x C grid of
 equal tiles (blocks.py). Of the readings that may be right, one whose tiles have the table around them wins
 (table.py): a tile is an object on the table, and a face-colour mask outlines only the plain patch of a face with a
@@ -23,7 +24,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .background import DIFFERENCE_THRESHOLDS, background_masks, table_difference, texture_masks
+from .background import (DIFFERENCE_THRESHOLDS, background_masks, rim_masks, table_difference,
+                         texture_masks)
 from ..errors import WrongTileCount
 from ..geometry import north_first, rescale_points
 from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, WALLS, enclosed_masks, face_colour,
@@ -114,9 +116,14 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     for number, mask in enumerate(readings()):
         take_reading(number, mask, expected, edges_image, refined, support, found)
     mend_near_misses(found, edges_image, refined, support)
-    if not found.candidates:  # a last resort: walls of faint edges (glare) may enclose faces clear ones did not
-        faint = enclosed_masks(raw_lightness, expected, FAINT_EDGES)
-        for number, mask in enumerate(faint, start=len(found.counts)):
+    if all(c.support < FAINT for c in found.candidates):
+        # Last resorts, with no reading on clear edges: the outlines that differ from the table closed across their
+        # breaks enclose faces of the table's colour (background.rim_masks), and walls of faint edges (glare) may
+        # enclose faces clear ones did not. Tried only here: their blocks and walls are coarser than the readings
+        # above where those succeed. (Dev photos-a hard 20007's only reading outlined pieces of black faces, their
+        # sides on no edge: support 0.22.)
+        last = itertools.chain(rim_masks(difference), enclosed_masks(raw_lightness, expected, FAINT_EDGES))
+        for number, mask in enumerate(last, start=len(found.counts)):
             take_reading(number, mask, expected, edges_image, refined, support, found)
         mend_near_misses(found, edges_image, refined, support)
     counts, candidates, seen = found.counts, found.candidates, found.seen
@@ -199,9 +206,9 @@ def by_kind(candidates: list[Reading]) -> list[list[list[tuple[np.ndarray, bool]
 
 def reading_kind(number: int) -> str:
     """The kind of mask reading `number` came from, in segment's order: face colour, edges, table difference,
-    face colour in shade, texture, then faint edges."""
+    face colour in shade, texture, table difference with its outlines closed (rims), then faint edges."""
     for kind, count in (("face", len(FACE_THRESHOLDS)), ("edges", len(WALLS)), ("table", len(DIFFERENCE_THRESHOLDS)),
-                        ("face", len(SHADE_THRESHOLDS)), ("texture", 1)):
+                        ("face", len(SHADE_THRESHOLDS)), ("texture", 1), ("table", 1)):
         if number < count:
             return kind
         number -= count
