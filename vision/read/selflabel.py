@@ -100,10 +100,6 @@ class SelfReading:
     # one_sided_rival, whole pipeline, wrong solutions unasked (easy/medium/hard of 36): dev 2/1/2 -> 0/0/0, test
     # families (never tuned on) 5/3/0 -> 4/2/0; questions on readings with every edge right, test: 8 -> 8 (the 29
     # questions more are all on wrong readings, which ended with no solution before).
-    # A reading that leaves a half-type unpaired is a guess too: its lone type lies on the frame, where the solver
-    # checks nothing. At the true corners of the 108 dev family photos, 17 readings were taken so, all wrong, 6 of
-    # them not asked about; every motif of those puzzles shows both halves. A motif truly shown by one half only
-    # (never-seen hard 30050) is rare, and then asked about although read right.
     guessed: bool = False
     fits: bool = True
 
@@ -491,8 +487,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
                             bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()},
                             face=tuple(float(v) for v in face))
-    guessed = not (choice.coherent and choice.fits) or leaves_unpaired(reading)
-    return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits)
+    return SelfReading(reading, templates, len(names), choice.costs, guessed=not (choice.coherent and choice.fits),
+                       fits=choice.fits)
 
 
 @dataclass(frozen=True)
