@@ -11,10 +11,10 @@ trousers). The number of types is not known: cuts are taken sharpest first, and 
 plausible pairing the tiles can be laid out with wins (the solver in the loop); when a second pairing of the same
 types, nearly as cheap, fits too, the reading is a guess and the person is asked; so is one coarser than
 appearance says (two motifs read as one fit wherever the true reading does). The solver cannot check halves on
-the frame, so a reading that leaves a type unpaired yields to one that pairs every type nearly as sharply (and is
-a guess when none does), and a lone half paler than the type it looks like is read as that type washed out by
-glare. Probabilities come from distances to each type's and each motif's mean, as for template reads, so review
-and repair work the same; a half unlike every type is doubted.
+the frame, so a reading that leaves a type unpaired yields to one that pairs every type nearly as sharply, and a
+lone half paler than the type it looks like is read as that type washed out by glare. Probabilities come from
+distances to each type's and each motif's mean, as for template reads, so review and repair work the same; a half
+unlike every type is doubted.
 """
 from __future__ import annotations
 
