@@ -231,8 +231,7 @@ static PyObject *Search_kept(Search *s, PyObject *unused) {
     for (Py_ssize_t i = 0; i < s->nkept; i++) {
         PyObject *row = PyTuple_New(s->nsteps);
         if (!row) { Py_DECREF(out); return NULL; }
-        for (int j = 0; j < s->nsteps; j++)
-            {
+        for (int j = 0; j < s->nsteps; j++) {
             int32_t entry = s->kept[i * s->nsteps + j];
             PyTuple_SET_ITEM(row, j, PyLong_FromLong(s->origin ? s->origin[entry] : entry));
         }
