@@ -1,7 +1,10 @@
 """Halves compared by their fine structure, registered (vision/read/structure.py), on a real generated photo.
 
-The photo's motifs are crops of one photograph (a dev art family, 'alike'): alike in colour and coarse shape, so the
+The first photo's motifs are crops of one photograph (a dev art family, 'alike'): alike in colour and coarse shape, so the
 colour pictures and histograms confuse them, while each copy of a half is the same print down to its details.
+The second's tiles are printed with a busy striped face around photographic
+motifs: there the halves group right only when compared where their own print lies, about their edge's middle
+(rectify.motif_weight).
 Halves are cut at the true tile corners, so only the comparison is tested.
 """
 from __future__ import annotations
@@ -16,20 +19,31 @@ from photosolve.vision.read.features import white_bands
 from photosolve.vision.read.selflabel import describe_halves
 from photosolve.vision.read.structure import structure_distances
 from photosolve.vision.read.ward import cut_tree, ward_tree
-from photosolve.vision.rectify import rectify_all
+from photosolve.vision.rectify import motif_weight, rectify_all
 from photosolve.vision.types import TileQuad
 
 
-@pytest.fixture(scope="module")
-def crops_of_one_photo():
-    """The halves (flat, in one light), the face's Lab and the true labels of a photo of six motifs cut from one
-    photograph."""
-    scene = make_scene("family:photos-a:6", 20003, tier="medium")
-    assert motif_kind(family_artwork("photos-a", 6, 20003)) == "alike"
+def halves_at_true_corners(family: str, motifs: int, seed: int):
+    """The halves (flat, in one light), the face's Lab and the true labels of a dev family's medium photo."""
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier="medium")
     quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
     bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
     truth = np.array([tile["edges"] for tile in scene.truth["tiles"]]).ravel()
     return bands.reshape(-1, *bands.shape[2:]), face, truth
+
+
+def groups_right(flat: np.ndarray, face: np.ndarray, truth: np.ndarray, centred: bool = False) -> bool:
+    """Whether Ward's clustering of the halves' appearance, cut at the true number of types, gives the true types."""
+    appearance = describe_halves(flat, face, centred).appearance
+    types = cut_tree(ward_tree(np.sqrt(np.maximum(appearance, 0.0))), len(set(truth.tolist())))
+    return len(set(zip(types.tolist(), truth.tolist()))) == len(set(truth.tolist())) == len(set(types.tolist()))
+
+
+@pytest.fixture(scope="module")
+def crops_of_one_photo():
+    """A photo of six motifs cut from one photograph."""
+    assert motif_kind(family_artwork("photos-a", 6, 20003)) == "alike"
+    return halves_at_true_corners("photos-a", 6, 20003)
 
 
 def test_every_half_is_nearest_a_copy_of_itself(crops_of_one_photo):
@@ -51,7 +65,21 @@ def test_a_half_moved_a_few_pixels_is_still_itself(crops_of_one_photo):
 
 
 def test_halves_alike_in_colour_sort_into_their_true_types(crops_of_one_photo):
-    flat, face, truth = crops_of_one_photo
-    appearance = describe_halves(flat, face).appearance
-    types = cut_tree(ward_tree(np.sqrt(np.maximum(appearance, 0.0))), len(set(truth.tolist())))
-    assert len(set(zip(types.tolist(), truth.tolist()))) == len(set(truth.tolist()))
+    assert groups_right(*crops_of_one_photo)
+
+
+def test_a_half_counts_most_about_its_edges_middle():
+    weight = motif_weight(56, 128)
+    assert weight[0, 64] > 0.99 and weight[0, 64] == weight.max()
+    assert weight[0, 0] < 0.01 and weight[-1, 64] < 0.01  # a band's corner and its far end: face, other halves
+    assert np.allclose(weight, weight[:, ::-1])  # left and right alike
+
+
+def test_halves_on_a_busy_printed_face_sort_into_their_true_types():
+    # four distinct photographic motifs on tiles printed with diagonal stripes: every half's band also shows
+    # stripes and the corners of the tile's other halves, at other places on every copy; compared everywhere
+    # alike, copies of one half do not group together; compared about their edge's middle, they do
+    assert motif_kind(family_artwork("photos-a", 4, 20008)) == "distinct"
+    halves = halves_at_true_corners("photos-a", 4, 20008)
+    assert not groups_right(*halves)
+    assert groups_right(*halves, centred=True)

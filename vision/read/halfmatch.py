@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..rectify import territory
+from ..rectify import motif_weight, territory
 from .face import WHITE_LAB, motif_mask
 
 CELL = 4  # pixels of a 128-pixel tile per cell of the compared picture: 3% of a side
@@ -43,20 +43,23 @@ def compared_cells(height: int, width: int) -> np.ndarray:
     return cells
 
 
-def shifted_distances(pictures: np.ndarray) -> np.ndarray:
-    """Squared distance between every two halves' pictures (halves x h x w x C), per cell compared, at the shift
-    of one against the other that brings them closest: halves x halves, symmetric, zero on the diagonal."""
+def shifted_distances(pictures: np.ndarray, centred: bool = False) -> np.ndarray:
+    """Squared distance between every two halves' pictures (halves x h x w x C), per cell compared (with
+    `centred`, weighed by rectify.motif_weight: about the edge's middle), at the shift of one against the other
+    that brings them closest: halves x halves, symmetric, zero on the diagonal."""
     count, height, width, _ = pictures.shape
     cells = compared_cells(height, width)
+    weight = (motif_weight(height, width) if centred else np.ones((height, width)))[cells]
+    root = np.sqrt(weight)[:, None]
     pad = max(max(map(abs, SHIFTS_ACROSS)), max(map(abs, SHIFTS_ALONG)))
     # edge padding: a picture shifted past its band repeats its border rather than bringing in black
     padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    fixed = pictures[:, cells].reshape(count, -1)
+    fixed = (pictures[:, cells] * root).reshape(count, -1)
     moved = np.stack([padded[:, pad + across: pad + across + height, pad + along: pad + along + width][:, cells]
-                      for across in SHIFTS_ACROSS for along in SHIFTS_ALONG]).reshape(-1, fixed.shape[1])
+                      * root for across in SHIFTS_ACROSS for along in SHIFTS_ALONG]).reshape(-1, fixed.shape[1])
     # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
     squared = (np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T)
     best = squared.reshape(count, -1, count).min(axis=1)
-    best = np.maximum(np.minimum(best, best.T), 0.0) / cells.sum()  # either half may be the one shifted
+    best = np.maximum(np.minimum(best, best.T), 0.0) / weight.sum()  # either half may be the one shifted
     np.fill_diagonal(best, 0.0)
     return best

@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..rectify import territory
+from ..rectify import motif_weight, territory
 
 SCALE = 0.5  # halves compared at half the rectified size: 64 pixels a side of a 128-pixel tile
 BLUR = 2.0  # pixels (at SCALE): what is slower than this is light, not print
@@ -37,18 +37,20 @@ def detail_pictures(flat: np.ndarray) -> np.ndarray:
     return np.stack(details)
 
 
-def structure_distances(flat: np.ndarray) -> np.ndarray:
-    """1 - the normalised correlation of every two halves' detail over the half's territory, at the shift of one
-    against the other that lines them up best: halves x halves, symmetric, zero on the diagonal."""
+def structure_distances(flat: np.ndarray, centred: bool = False) -> np.ndarray:
+    """1 - the normalised correlation of every two halves' detail over the half's territory (with `centred`,
+    weighed by rectify.motif_weight: about the edge's middle), at the shift of one against the other that lines
+    them up best: halves x halves, symmetric, zero on the diagonal."""
     details = detail_pictures(flat)
     count, height, width = details.shape[:3]
     cells = territory(height, width)
     cells[:EDGE_ROWS] = False
+    root = np.sqrt(motif_weight(height, width) if centred else np.ones((height, width)))[..., None]
     pad = max(max(map(abs, SHIFTS_ACROSS)), max(map(abs, SHIFTS_ALONG)))
     padded = np.pad(details, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    fixed = _unit_rows(details[:, cells].reshape(count, -1))
-    moved = np.concatenate([_unit_rows(padded[:, pad + across: pad + across + height,
-                                              pad + along: pad + along + width][:, cells].reshape(count, -1))
+    fixed = _unit_rows((details * root)[:, cells].reshape(count, -1))
+    moved = np.concatenate([_unit_rows((padded[:, pad + across: pad + across + height,
+                                               pad + along: pad + along + width] * root)[:, cells].reshape(count, -1))
                             for across in SHIFTS_ACROSS for along in SHIFTS_ALONG])
     # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
     best = (fixed @ moved.T).reshape(count, -1, count).max(axis=1)
