@@ -484,7 +484,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # Taken unless it is the worse guess (it does not fit where the first did, or is rivalled where the first
         # was not). Compared so always, the dev art families read better (every edge right, whole pipeline: 61 -> 71
         # of 108) but our own drawn never-seen hard photos worse (seeds 30000-30059: 93.3% -> 85.0%; their figures
-        # differ head from tail deep in the tile); taken only when no guess, dev 61 -> 62, test 42 -> 48.
+        # differ head from tail deep in the tile). So: dev 61 -> 66, test families (never tuned on) 42 -> 50, the
+        # drawn hard photos as before (taken only where it is no guess: dev 62, test 48).
         centred = choose_trial(describe_halves(flat, face, centred=True), rows, cols, tiles, motif_range)
         if (centred.fits, centred.coherent) >= (choice.fits, choice.coherent):
             choice = replace(centred, costs={**choice.costs, **centred.costs})
