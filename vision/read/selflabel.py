@@ -3,10 +3,11 @@
 Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
 half-type: Ward's hierarchical clustering of their colours, colour layout, silhouette and fine structure, cut
 where the merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their
-best small shift (halfmatch, structure). A motif is one picture cut in two on a tile's edge, so its two half-types
-meet at the cut: the rows nearest the edge of one continue, mirrored, into the other's (cut.py). That, and colour
-likeness where a figure is cut through a thin or sharply drawn part, rank the ways of pairing the types into
-motifs; a pair is plausible when either holds, as a motif's halves need not share their colours (a face and its
+best small shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every
+motif is cut (a busy face fills the rest of a band). A motif is one picture cut in two on a tile's edge, so its two
+half-types meet at the cut: the rows nearest the edge of one continue, mirrored, into the other's (cut.py). That,
+and colour likeness where a figure is cut through a thin or sharply drawn part, rank the ways of pairing the types
+into motifs; a pair is plausible when either holds, as a motif's halves need not share their colours (a face and its
 trousers). The number of types is not known: cuts are taken sharpest first, and the first whose cheapest
 plausible pairing the tiles can be laid out with wins (the solver in the loop); when a second pairing of the same
 types, nearly as cheap, fits too, the reading is a guess and the person is asked; so is one coarser than
@@ -464,10 +465,12 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     type unpaired, one that pairs every type and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED),
     as a motif shown by one half only must lie on the frame, where the solver cannot check it. When none fits,
     the halves are sorted again with their outlines weighed more (outline_weighed) and a reading that fits so is
-    taken, if it pairs every type. When there is none either, the sharpest reading that fits although some pair of
-    it is implausible; failing that, the one among the sharpest few plausible ones that the solver finds least
-    costly to repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both
-    fit (RIVAL): the reading is said to be a guess (SelfReading.guessed).
+    taken, if it pairs every type. When the reading is still a guess, the halves are compared again about their
+    edge's middle (describe_halves' `centred`) and that reading is taken unless it is the worse guess. When
+    nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing that,
+    the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
+    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to
+    be a guess (SelfReading.guessed).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
