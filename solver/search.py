@@ -15,6 +15,12 @@ diagonal order 1e14, frame first 1e15, columns about the same as rows; choosing 
 step (forward checking on bitsets) 5.5e11 to 7e11 (Brendan 6x6: 11.9 M placements against 14.5 M), each placement
 dearer; a colour-count look-ahead (the tiles left must still hold every colour the open edges and the frame's inner
 sides need) 7e11 to 1e12 (6x6: 11.2 M), no gain. The dead ends come from the tiles running out, not from one cell.
+A CDCL solver on Heule's SAT encoding (bench/solver_sat.py: (tile, turn) per cell, seam colours, a corner fixed;
+python-sat's Glucose 4 and CaDiCaL 1.9.5, on this 2-core machine under a load of about 5) found no 8x8 board in
+300, 420 and 900 s; on 7x7, Glucose with 9 variable orders found one in 0.45, 2.1, 6.1, 20 and 57 s and none in
+40-60 s for the other 4 (the search: about 1 s); a first 6x6 board took it 0.7-2.5 s. Colour counts and
+Gallicchio's checkerboard counts added to it did not help on 7x7 (1 to 2 of 4 orders under 40 s). Most of the row
+scan's tree lies in rows 4-6 (~1e11 placements per cell, Knuth's estimate), where nearly every board dies.
 """
 from __future__ import annotations
 

@@ -16,6 +16,8 @@ import pytest
 from photosolve.cli.exit_codes import ExitCode
 from photosolve.solver.generate import planted_puzzle
 
+from .solver_checks import board_is_valid, turned
+
 COMMAND = shutil.which("photosolve") or str(Path(sys.executable).with_name("photosolve"))
 
 
@@ -63,6 +65,23 @@ def test_first_stops_at_a_solution_and_exits_solved(long_puzzle):
 BRENDAN_8X8 = Path("/work/shared/puzzles/bench/brendan_8x8.txt")
 if not BRENDAN_8X8.is_file():
     BRENDAN_8X8 = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "bench" / "brendan_8x8.txt"
+
+
+@pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
+def test_first_on_brendan_7x7_is_a_valid_board():
+    """The biggest shared board whose first solution is quick (about 1 s in one process): the board printed is
+    checked seam by seam and along the frame, from the JSON alone."""
+    path = BRENDAN_8X8.with_name("brendan_7x7.txt")
+    done = subprocess.run([COMMAND, "solve", str(path), "--first", "--jobs", "1", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == ExitCode.SOLVED, done.stderr
+    document = json.loads(done.stdout)
+    assert document["stopped"] == "first" and document["counts"]["raw"] == 4
+    edges = {t["id"]: tuple(t["edges"]) for t in document["tiles"]}
+    cells = document["solutions"][0]["cells"]
+    assert sorted(p["tile"] for row in cells for p in row) == sorted(edges)
+    grid = [[turned(edges[p["tile"]], p["turns"]) for p in row] for row in cells]
+    assert (len(grid), len(grid[0])) == (7, 7) and board_is_valid(grid, "equal")
 
 
 @pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
