@@ -2,10 +2,11 @@
 
 `python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long [SECONDS]] [--libblackwood COMMAND]` (about
 30 s, with --first on Brendan 7x7 as the CLI runs it and the method that found it; --long adds --first in one
-process on the clue board, 7x7 and 8x8, each found solution checked seam by seam, up to SECONDS each, default 1800). The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row,
-(top, left) buckets, recursion, no symmetry breaking; it counts every raw solution. Ratios are peer time /
-photosolve time in this run, so the machine's load cancels as far as it can; nodes/s is printed beside seconds
-(photosolve's tree is smaller: a corner tile kept in one corner breaks the board's rotations).
+process on the clue board, 7x7 and 8x8, each found solution checked seam by seam, up to SECONDS each, default
+1800). The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row, (top, left) buckets, recursion,
+no symmetry breaking; it counts every raw solution. Ratios are peer time / photosolve time in this run, so the
+machine's load cancels as far as it can; nodes/s is printed beside seconds (photosolve's tree is smaller: a corner
+tile kept in one corner breaks the board's rotations).
 """
 from __future__ import annotations
 
