@@ -216,6 +216,14 @@ def _whole_figure(m: Motif, size: int) -> np.ndarray:
     return small.astype(np.float32) / 255
 
 
+def visible_halves(picture: Picture, size: int = 96, extent: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The two halves of a picture motif as printed on tiles of `size` pixels (premultiplied RGBA float 0..1,
+    the + half above the cut, the - half below it, each clipped to its triangle)."""
+    whole = _whole_figure(Motif("", "picture", (), picture=picture, extent=extent), size)
+    depth = whole.shape[0] // 2
+    return whole[:depth], whole[depth:]
+
+
 @lru_cache(maxsize=512)
 def _half(m: Motif, plus: bool, side: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """One half placed on one side (0..3 = N E S W): premultiplied RGB (0..255) and 1 - alpha,

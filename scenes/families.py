@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import unicodedata
 import zlib
+from itertools import combinations
 from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 
 from . import emoji, photoart
-from .artwork import Artwork, Motif, colour_distance
+from .artwork import Artwork, Motif, colour_distance, visible_halves
 from .faces import BUSY_PATTERNS, FacePrint
 from .figures import shade
 from .pictures import PHOTO_SHAPES, Picture, Recolour, hue_bands
@@ -79,24 +80,63 @@ def _hues(count: int, rng: np.random.Generator, start: float | None = None, clos
 
 
 def _recoloured(pool, count: int, rng: np.random.Generator, small: bool) -> list[tuple[str, Picture]]:
-    """One emoji in `count` variants: its main colour moved (small=False) or a small coloured detail moved."""
+    """One emoji in `count` variants: its main colour moved (small=False) or small coloured details moved, seen on
+    both halves (small=True)."""
+    if small:
+        for text in _pick(pool, len(pool), rng):
+            bands = [hue for hue, share in hue_bands(np.asarray(emoji.glyph(text))) if 0.02 <= share <= 0.15]
+            # details in clearly different colours, the original among them
+            targets = _hues(count, rng, start=bands[0] if bands else 0.0, close=False)
+            values = [1.0 if i % 2 == 0 else float(rng.uniform(0.75, 1.0)) for i in range(count)]
+            for moved in _band_choices(bands):
+                variants = [Picture("emoji", text, recolour=_moves(moved, 22.0, to - targets[0], value))
+                            for to, value in zip(targets, values)]
+                if _differ_on_both_halves(variants):
+                    return [(f"{_emoji_name(text)} {i + 1}", p) for i, p in enumerate(variants)]
+        raise ValueError("no emoji in the pool has small details seen on both halves to recolour")
     for text in _pick(pool, len(pool), rng):
         bands = hue_bands(np.asarray(emoji.glyph(text)))
-        fitting = [b for b in bands if (0.02 <= b[1] <= 0.15 if small else b[1] >= 0.25)]
+        fitting = [b for b in bands if b[1] >= 0.25]
         if fitting:
             break
     else:
         raise ValueError("no emoji in the pool has a colour band to recolour")
     hue = fitting[0][0]
-    # a whole figure in new colours, two of them close; a small detail in clearly different colours, the
-    # original among them
-    targets = _hues(count, rng, start=hue if small else None, close=not small)
     out = []
-    for i, to in enumerate(targets):
+    for i, to in enumerate(_hues(count, rng)):  # a whole figure in new colours, two of them close
         value = 1.0 if i % 2 == 0 else float(rng.uniform(0.75, 1.0))
-        change = None if (small and i == 0) else Recolour(hue, 22.0, float(to), value)
+        change = (Recolour(hue, 22.0, float(to), value),)
         out.append((f"{_emoji_name(text)} {i + 1}", Picture("emoji", text, recolour=change)))
     return out
+
+
+def _band_choices(hues: list[float]) -> list[tuple[float, ...]]:
+    """Which bands of hues a detail variant may move: one band, else two (a hat and a shoe)."""
+    return [(h,) for h in hues] + list(combinations(hues, 2))
+
+
+def _moves(hues: tuple[float, ...], width: float, shift: float, value: float = 1.0) -> tuple[Recolour, ...]:
+    """Each band moved round the hue circle by `shift` degrees (none for a shift of 0: the original)."""
+    if abs(shift) % 360 < 1e-9:
+        return ()
+    return tuple(Recolour(h, width, float((h + shift) % 360), value) for h in hues)
+
+
+# Every two variants of a detail motif differ on at least this share of each half's figure: a real puzzle's motifs
+# differ on both halves (were two motifs' tails one print, a head could take either tail and nobody, person or
+# program, could tell which tail a tile shows).
+DETAIL_SHOWS = 0.02
+
+
+def _differ_on_both_halves(variants: list[Picture]) -> bool:
+    halves = [visible_halves(p) for p in variants]
+    for one, other in combinations(halves, 2):
+        for a, b in zip(one, other):
+            figure = np.maximum(a[..., 3], b[..., 3]) > 0.5
+            differs = np.abs(a[..., :3] - b[..., :3]).sum(axis=-1) > 60 / 255
+            if (differs & figure).sum() < DETAIL_SHOWS * max(1, figure.sum()):
+                return False
+    return True
 
 
 def _emoji_motifs(pool, alike, detail=None) -> Callable:
@@ -134,8 +174,7 @@ def _photo_motifs(names: tuple[str, ...]) -> Callable:
             name, box = boxes[int(rng.integers(len(boxes)))]
             rgb = photoart.crop(name, box, 1.4)
             main = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))[:1] or [(30.0, 1.0)]
-            return [(f"{name} {i + 1}", Picture("photo", name, box, shape,
-                                                 None if i == 0 else Recolour(main[0][0], 45.0, float(to))))
+            return [(f"{name} {i + 1}", Picture("photo", name, box, shape, _moves((main[0][0],), 45.0, to - main[0][0])))
                     for i, to in enumerate(_hues(count, rng, start=main[0][0]))]
         if kind == "distinct":
             # one crop from each photo first, so the motifs differ in colour as far as the set allows
@@ -153,15 +192,19 @@ def _photo_motifs(names: tuple[str, ...]) -> Callable:
             if len(own) < count:
                 chosen = own + _pick([b for b in boxes if b[0] != photo], count - len(own), rng)
         elif kind == "detail":
-            name, box = boxes[int(rng.integers(len(boxes)))]
-            rgb = photoart.crop(name, box, 1.4)
-            bands = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))
-            small = [b for b in bands if 0.02 <= b[1] <= 0.2] or bands[-1:] or [(30.0, 0.0)]
-            out = []
-            for i, to in enumerate(_hues(count, rng, start=small[0][0], close=False)):
-                change = None if i == 0 else Recolour(small[0][0], 20.0, float(to))
-                out.append((f"{name} {i + 1}", Picture("photo", name, box, shape, change)))
-            return out
+            # one crop whose variants differ in small details seen on both halves
+            for i in rng.permutation(len(boxes)):
+                name, box = boxes[i]
+                rgb = photoart.crop(name, box, 1.4)
+                bands = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))
+                small = [b[0] for b in bands if 0.02 <= b[1] <= 0.2] or [b[0] for b in bands[-1:]]
+                targets = _hues(count, rng, start=small[0] if small else 0.0, close=False)
+                for moved in _band_choices(small):
+                    variants = [Picture("photo", name, box, shape, _moves(moved, 20.0, to - targets[0]))
+                                for to in targets]
+                    if _differ_on_both_halves(variants):
+                        return [(f"{name} {j + 1}", p) for j, p in enumerate(variants)]
+            raise ValueError("no crop of the family's photos has small details seen on both halves to recolour")
         else:
             raise ValueError(f"unknown motif kind {kind!r}: choose one of {', '.join(MOTIF_KINDS)}")
         labels = [f"{n} {photoart.PHOTOS[n].index(b) + 1}" for n, b in chosen]

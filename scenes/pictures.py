@@ -4,7 +4,7 @@ artwork.py draws a motif whole in a frame (2 * depth tall, width wide, the cut a
 Picture fills that frame. An emoji is scaled as large as fits inside the half's triangle (so it is never clipped and
 neighbouring halves never touch) and centred on the cut; a photo fills the frame, shaped by an oval, a rounded box or
 the whole triangle (figures covering most of the tile). A Recolour moves one band of hues, which makes one figure in
-several colours, or a variant that differs in a small detail only.
+several colours, or a variant that differs in small details only (a band or two, seen on both halves).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class Picture:
     key: str
     box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
     shape: str = "triangle"  # photos only: PHOTO_SHAPES
-    recolour: Recolour | None = None
+    recolour: tuple[Recolour, ...] = ()  # bands of hues moved, in turn
 
 
 def _hsv(rgb: np.ndarray) -> np.ndarray:
@@ -85,7 +85,8 @@ def source_rgba(picture: Picture, aspect: float) -> np.ndarray:
         rgba = np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
     else:
         raise ValueError(f"unknown picture source {picture.source!r}: 'emoji' or 'photo'")
-    rgba[..., :3] = recoloured(rgba[..., :3], picture.recolour)
+    for change in picture.recolour:
+        rgba[..., :3] = recoloured(rgba[..., :3], change)
     return rgba
 
 

@@ -102,6 +102,27 @@ def test_skin_tone_variants_differ_only_in_a_small_part_of_the_figure():
     assert 0.01 < differs.mean() < 0.3
 
 
+def test_detail_variants_differ_on_both_halves_as_a_real_puzzles_motifs_do():
+    """Were two motifs' tails one print, a head could take either tail: no reading could tell them apart. Drawn on
+    a tile's north edge, every two variants' + halves differ, and so do their - halves."""
+    size, found = 128, 0
+    for name in FAMILIES:
+        if family(name).needs_font and not emoji.available():
+            continue
+        for seed in range(12):
+            art = family_artwork(name, 4, seed)
+            if art.key[3] != "detail":
+                continue
+            found += 1
+            for sign in (1, -1):
+                norths = [draw_tile((sign * k, 0, 0, 0), art, size)[: size // 3].astype(int) for k in range(1, 5)]
+                for i in range(4):
+                    for j in range(i):
+                        differs = np.abs(norths[i] - norths[j]).sum(axis=2) > 60
+                        assert differs.mean() > 0.002, (name, seed, sign, i, j)
+    assert found >= 3
+
+
 def test_every_family_mixes_motif_kinds_and_faces_over_seeds():
     for name in FAMILIES:
         if family(name).needs_font and not emoji.available():
