@@ -5,8 +5,10 @@ import cv2
 import numpy as np
 import pytest
 
-from photosolve.scenes.evaluate import edges_right_up_to_renaming
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
 from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, read_photo_edges
 from photosolve.vision.read.cut import CUT_ROWS, DEPTHS, cut_distances, cut_profiles
 from photosolve.vision.read.selflabel import self_label
 
@@ -60,3 +62,16 @@ def test_a_motif_whose_halves_differ_in_colour_is_read_by_the_cut(halves):
     found = self_label(two_toned(bands, edges), 3, 3)
     assert not found.guessed and found.motifs == 4
     assert edges_right_up_to_renaming(found.reading.labels, edges) == edges.size
+
+
+def test_a_pairing_only_loosely_plausible_is_read_and_asked_about():
+    """Dev art family photo (four crops of photos on a strong face): where its halves are cut, the pictures run
+    on and share colours only loosely (its least plausible pair beyond MEETS, within PLAUSIBLE). Such a pairing
+    is asked of the solver too, so every edge is read; as a guess, with a question (a coarser reading was taken
+    before, 15 of 36 edges)."""
+    scene = make_scene("family:photos-a:4", 20004, tier="easy")
+    halves = cut_halves(photo_from_array(scene.image), 9)
+    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
+    read = read_photo_edges(halves, NO_TEMPLATES, 3, 3)
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
+    assert read.guess
