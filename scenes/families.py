@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import unicodedata
 import zlib
-from itertools import combinations
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Callable
 
 import numpy as np
@@ -129,6 +129,7 @@ DETAIL_SHOWS = 0.02
 
 
 def _differ_on_both_halves(variants: list[Picture]) -> bool:
+    """Whether every two variants differ, as printed, on DETAIL_SHOWS of each half's figure at least."""
     halves = [visible_halves(p) for p in variants]
     for one, other in combinations(halves, 2):
         for a, b in zip(one, other):
@@ -174,8 +175,9 @@ def _photo_motifs(names: tuple[str, ...]) -> Callable:
             name, box = boxes[int(rng.integers(len(boxes)))]
             rgb = photoart.crop(name, box, 1.4)
             main = hue_bands(np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]))[:1] or [(30.0, 1.0)]
-            return [(f"{name} {i + 1}", Picture("photo", name, box, shape, _moves((main[0][0],), 45.0, to - main[0][0])))
-                    for i, to in enumerate(_hues(count, rng, start=main[0][0]))]
+            hue = main[0][0]
+            return [(f"{name} {i + 1}", Picture("photo", name, box, shape, _moves((hue,), 45.0, to - hue)))
+                    for i, to in enumerate(_hues(count, rng, start=hue))]
         if kind == "distinct":
             # one crop from each photo first, so the motifs differ in colour as far as the set allows
             order = rng.permutation(len(boxes))

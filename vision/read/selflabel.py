@@ -475,8 +475,9 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     plausibly and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as a motif shown by one half
     only must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are
     sorted again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it
-    pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the halves are compared again about their
-    edge's middle (describe_halves' `centred`) and that reading is taken unless it is the worse guess. When
+    pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the halves are
+    compared again about their edge's middle (describe_halves' `centred`) and that reading is taken unless it is
+    the worse guess (sureness). When
     nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing that,
     the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
     as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to
@@ -498,10 +499,13 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy
         # face or the corners of the tile's other halves fill the rest of its band, at another place on every copy.
         # Taken unless it is the worse guess (sureness: it does not fit where the first did, is rivalled where the
-        # first was not, or pairs only loosely where the first paired surely). Compared so always, the dev art families read better (every edge right, whole pipeline: 61 -> 71
-        # of 108) but our own drawn never-seen hard photos worse (seeds 30000-30059: 93.3% -> 85.0%; their figures
-        # differ head from tail deep in the tile). So: dev 61 -> 66, test families (never tuned on) 42 -> 50, the
-        # drawn hard photos as before (taken only where it is no guess: dev 62, test 48).
+        # first was not, or pairs only loosely where the first paired surely). Compared so always, the dev art
+        # families read better (every edge right, whole pipeline: 61 -> 71 of 108) but our own drawn never-seen
+        # hard photos worse (seeds 30000-30059: 93.3% -> 85.0%; their figures differ head from tail deep in the
+        # tile). So: dev 61 -> 66, test families (never tuned on) 42 -> 50, the drawn hard photos as before (taken
+        # only where it is no guess: dev 62, test 48). Taking whichever look's types stand apart more sharply (the
+        # jump of its reading) was a wash (2026-11-26, on the generator's both-sided details: every edge right dev
+        # 76 -> 75 of 144 medium/hard, test 90 -> 92 of 216; 9 fewer questions; both looks on every photo).
         centred = choose_trial(describe_halves(flat, face, centred=True), rows, cols, tiles, motif_range)
         if sureness(centred) >= sureness(choice):
             choice = replace(centred, costs={**choice.costs, **centred.costs})
