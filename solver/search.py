@@ -165,13 +165,15 @@ def solve(
     jobs: int | None = 1,
     engine: str | None = None,
     watch: Watch | None = None,
+    seed: int = 0,
 ) -> SolveResult:
     """Find every arrangement of the puzzle's tiles on a rows x cols board (or the first one).
 
     match: 'signed' (+k meets -k) or 'equal' (like colours meet, 0 is the frame); default the puzzle's.
     order: 'spiral' (from the centre; signed puzzles' default) or 'rows' (equal colours' default: the frame
     is met at once). clues: tiles fixed in cells (then rotations are not folded). jobs: processes that count
-    subtrees in parallel (None: all cores once the search outlasts a short probe). watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
+    subtrees in parallel (None: all cores once the search outlasts a short probe). seed: the random orders
+    of a first solution's restarts (each seed its own, reproducible in one process). watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
     what it found with exhaustive False and `stopped` saying why.
     """
     started = time.perf_counter()
@@ -183,7 +185,7 @@ def solve(
     plan = build_plan(tile_edges, rows, cols, cells, match=match, break_symmetry=break_symmetry, clues=clues)
     # Every solution is kept to fold identical tiles; beyond KEEP, only when no two tiles look alike can the
     # distinct counts still be given (then every raw arrangement looks different).
-    run = run_plan(plan, first=first, keep=KEEP, jobs=jobs, engine=engine, watch=watch)
+    run = run_plan(plan, first=first, keep=KEEP, jobs=jobs, engine=engine, watch=watch, seed=seed)
 
     grids = [_grid(plan, assignment, rows, cols) for assignment in run.kept]
     per_searched = plan.symmetry if break_symmetry else 1
