@@ -1,15 +1,19 @@
 """The solver on the shared edge-matching benchmarks (issue 19), each figure against a plain C peer run just before it.
 
 `python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long [SECONDS] [--seeds N] [--jobs J]]
-[--libblackwood COMMAND]` (about 30 s, with --first on Brendan 7x7 as the CLI runs it and the method that found it;
---long adds --first in J processes (default 1) on the clue board, 7x7 and 8x8, each found solution checked seam by
-seam, up to SECONDS each, default 1800; --seeds N runs 8x8 with --seed 0 to N-1, one after another, and sums up the
-seconds to a first solution). Brendan 8x8 --first on 2026-11-26, the 2-core machine at a load of about 6: 945 s in
-one process (--seed 0, 57.6 G placements, 61 M/s), 601 s with --jobs 2 (--seed 1, 57.3 G, 95 M/s). The peer is
-bench/solver_baseline.c, compiled here with gcc -O3: row by row, (top, left) buckets, recursion, no symmetry
-breaking; it counts every raw solution. Ratios are peer time / photosolve time in this run, so the machine's load
-cancels as far as it can; nodes/s is printed beside seconds (photosolve's tree is smaller: a corner tile kept in one
-corner breaks the board's rotations).
+[--restart-unit U] [--libblackwood COMMAND]` (about 30 s, with --first on Brendan 7x7 as the CLI runs it and the
+method that found it; --long adds --first in J processes (default 1) on the clue board, 7x7 and 8x8, each found
+solution checked seam by seam, up to SECONDS each, default 1800; --seeds N runs 8x8 with --seed 0 to N-1, one after
+another, and sums up the seconds to a first solution). Brendan 8x8 --first on 2026-11-26, the 2-core machine at a
+load of about 6: 945 s in one process (--seed 0, 57.6 G placements, 61 M/s), 601 s with --jobs 2 (--seed 1, 57.3 G,
+95 M/s), 511 s with --jobs 2 (--seed 2, 58.9 G, 115 M/s); with no restarts (--restart-unit 0, --jobs 2: one seeded
+walk per process) 146 s (--seed 3, 15.2 G) and 385 s (--seed 4, 29.1 G). Too few runs to choose the schedule by, and
+Brendan 7x7 points the other way (40 seeds, one process, mean placements to a first solution: unit 10,000 15.0 M,
+100,000 13.1 M, 1,000,000 17.6 M, no restarts 22.6 M), so the default stays. The peer is bench/solver_baseline.c,
+compiled here with gcc -O3: row by row, (top, left) buckets, recursion, no symmetry breaking; it counts every raw
+solution. Ratios are peer time / photosolve time in this run, so the machine's load cancels as far as it can;
+nodes/s is printed beside seconds (photosolve's tree is smaller: a corner tile kept in one corner breaks the board's
+rotations).
 """
 from __future__ import annotations
 
@@ -231,7 +235,14 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, metavar="N",
                         help="with --long: Brendan 8x8 --first with --seed 0..N-1, one run after another")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the --long runs (default 1)")
+    parser.add_argument("--restart-unit", type=int, default=None, metavar="PLACEMENTS",
+                        help="placements per Luby unit of the restarts (the solver's RESTART_UNIT; 0: no restarts, "
+                             "one seeded walk per process after the plain search)")
     args = parser.parse_args()
+    if args.restart_unit is not None:  # the racers are forked, so they see it too
+        from photosolve.solver import search_run
+
+        search_run.RESTART_UNIT = args.restart_unit or 10 ** 15
     print(f"photosolve solver on the edge-matching benchmarks — Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores, engine {'C' if compiled else 'Python (C not built)'}, {time.strftime('%Y-%m-%d %H:%M')}")
     with tempfile.TemporaryDirectory() as folder:
