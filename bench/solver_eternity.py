@@ -7,13 +7,13 @@ solution checked seam by seam, up to SECONDS each, default 1800; --seeds N runs 
 another, and sums up the seconds to a first solution). Brendan 8x8 --first on 2026-11-26, the 2-core machine at a
 load of about 6: 945 s in one process (--seed 0, 57.6 G placements, 61 M/s), 601 s with --jobs 2 (--seed 1, 57.3 G,
 95 M/s), 511 s with --jobs 2 (--seed 2, 58.9 G, 115 M/s); with no restarts (--restart-unit 0, --jobs 2: one seeded
-walk per process) 146 s (--seed 3, 15.2 G) and 385 s (--seed 4, 29.1 G). Too few runs to choose the schedule by, and
-Brendan 7x7 points the other way (40 seeds, one process, mean placements to a first solution: unit 10,000 15.0 M,
-100,000 13.1 M, 1,000,000 17.6 M, no restarts 22.6 M), so the default stays. The peer is bench/solver_baseline.c,
-compiled here with gcc -O3: row by row, (top, left) buckets, recursion, no symmetry breaking; it counts every raw
-solution. Ratios are peer time / photosolve time in this run, so the machine's load cancels as far as it can;
-nodes/s is printed beside seconds (photosolve's tree is smaller: a corner tile kept in one corner breaks the board's
-rotations).
+walk per process) 146 s (--seed 3, 15.2 G) and 385 s (--seed 4, 29.1 G); with --restart-unit 100000 (--jobs 2,
+--seed 5) none in 900 s (96.8 G). Too few runs to choose the schedule by, and Brendan 7x7 points the other way (40
+seeds, one process, mean placements to a first solution: unit 10,000 15.0 M, 100,000 13.1 M, 1,000,000 17.6 M, no
+restarts 22.6 M), so the default stays. The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row,
+(top, left) buckets, recursion, no symmetry breaking; it counts every raw solution. Ratios are peer time /
+photosolve time in this run, so the machine's load cancels as far as it can; nodes/s is printed beside seconds
+(photosolve's tree is smaller: a corner tile kept in one corner breaks the board's rotations).
 """
 from __future__ import annotations
 
