@@ -1,12 +1,19 @@
 """The solver on the shared edge-matching benchmarks (issue 19), each figure against a plain C peer run just before it.
 
-`python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long [SECONDS]] [--libblackwood COMMAND]` (about
-30 s, with --first on Brendan 7x7 as the CLI runs it and the method that found it; --long adds --first in one
-process on the clue board, 7x7 and 8x8, each found solution checked seam by seam, up to SECONDS each, default
-1800). The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row, (top, left) buckets, recursion,
-no symmetry breaking; it counts every raw solution. Ratios are peer time / photosolve time in this run, so the
-machine's load cancels as far as it can; nodes/s is printed beside seconds (photosolve's tree is smaller: a corner
-tile kept in one corner breaks the board's rotations).
+`python bench/solver_eternity.py [--bench DIR] [--repeats N] [--long [SECONDS] [--seeds N] [--jobs J]]
+[--restart-unit U] [--libblackwood COMMAND]` (about 30 s, with --first on Brendan 7x7 as the CLI runs it and the
+method that found it; --long adds --first in J processes (default 1) on the clue board, 7x7 and 8x8, each found
+solution checked seam by seam, up to SECONDS each, default 1800; --seeds N runs 8x8 with --seed 0 to N-1, one after
+another, and sums up the seconds to a first solution). Brendan 8x8 --first on 2026-11-26, the 2-core machine at a
+load of about 6: 945 s in one process (--seed 0, 57.6 G placements, 61 M/s), 601 s with --jobs 2 (--seed 1, 57.3 G,
+95 M/s), 511 s with --jobs 2 (--seed 2, 58.9 G, 115 M/s); with no restarts (--restart-unit 0, --jobs 2: one seeded
+walk per process) 146 s (--seed 3, 15.2 G) and 385 s (--seed 4, 29.1 G); with --restart-unit 100000 (--jobs 2,
+--seed 5) none in 900 s (96.8 G). Too few runs to choose the schedule by, and Brendan 7x7 points the other way (40
+seeds, one process, mean placements to a first solution: unit 10,000 15.0 M, 100,000 13.1 M, 1,000,000 17.6 M, no
+restarts 22.6 M), so the default stays. The peer is bench/solver_baseline.c, compiled here with gcc -O3: row by row,
+(top, left) buckets, recursion, no symmetry breaking; it counts every raw solution. Ratios are peer time /
+photosolve time in this run, so the machine's load cancels as far as it can; nodes/s is printed beside seconds
+(photosolve's tree is smaller: a corner tile kept in one corner breaks the board's rotations).
 """
 from __future__ import annotations
 
@@ -149,20 +156,25 @@ def signed(repeats: int) -> None:
           f"{statistics.median(floor):.3f} s)   target <= 0.1 s: {'ok' if statistics.median(times) <= 0.1 else 'MISSED'}")
 
 
-def firsts(bench: Path, names: tuple[str, ...], seconds: float, jobs: int | None) -> None:
-    """--first on boards too big to count, each solution checked here, with the method that found it."""
+def firsts(bench: Path, names: tuple[str, ...], seconds: float, jobs: int | None, seeds: tuple[int, ...] = (0,)) -> None:
+    """--first on boards too big to count (with each --seed given), each solution checked here, with the method
+    that found it; with several seeds, a summary of the seconds to a first solution."""
     from photosolve.solver import search_run
     from photosolve.solver.search_run import Watch
 
-    where = "one process" if jobs == 1 else "all cores once the plain search has had 0.3 s, as the CLI"
+    times: dict[str, list] = {}
+    where = ("one process" if jobs == 1 else f"{jobs} processes racing" if jobs
+             else "all cores once the plain search has had 0.3 s, as the CLI")
     print(f"\n== --first ({where}; {seconds:.0f} s at most each; every seam and the frame of the solution checked"
           " here)")
-    for name in names:
+    for name, seed in [(name, seed) for name in names for seed in seeds]:
         path = bench / name
         loaded = read_puzzle_text(path.read_text(), str(path))
         restarts = []
         watch = Watch(timeout=seconds, progress=lambda p: restarts.append(p.restarts), every=1.0)
-        took, result = timed_solve(loaded, first=True, jobs=jobs, watch=watch)
+        took, result = timed_solve(loaded, first=True, jobs=jobs, watch=watch, seed=seed)
+        if len(seeds) > 1:
+            times.setdefault(name, []).append(took if result.raw else None)
         if result.raw:
             status = "found, valid" if equal_colour_board_is_valid(loaded.puzzle, result.solutions[0]) else "INVALID"
         else:
@@ -171,8 +183,15 @@ def firsts(bench: Path, names: tuple[str, ...], seconds: float, jobs: int | None
         tries = f"then restarts in other orders (>= {restarts[-1]})" if restarts else "then restarts in other orders"
         method = (f"search ({result.engine}), {result.jobs} process{'es' if result.jobs > 1 else ''}, plain "
                   + (tries if result.nodes > search_run.PLAIN_FIRST or result.jobs > 1 else "only"))
-        print(f"  {name:<28} {status:<16} {took:8.2f} s  {result.nodes:>14} placements {rate(result.nodes, took)}"
-              f"  method: {method}")
+        label = name if len(seeds) == 1 else f"{name} --seed {seed}"
+        print(f"  {label:<28} {status:<16} {took:8.2f} s  {result.nodes:>14} placements {rate(result.nodes, took)}"
+              f"  method: {method}", flush=True)
+    for name, taken in times.items():
+        found = sorted(t for t in taken if t is not None)
+        median = statistics.median(sorted(t if t is not None else float("inf") for t in taken))
+        middle = f"median {median:.0f} s" if median < float("inf") else "median over the limit"
+        print(f"  {name}: a first solution in {len(found)} of {len(taken)} seeds within {seconds:.0f} s; {middle}"
+              + (f", fastest {found[0]:.1f} s, slowest found {found[-1]:.1f} s" if found else ""))
 
 
 def equal_colour_board_is_valid(puzzle, solution) -> bool:
@@ -213,7 +232,17 @@ def main() -> None:
     parser.add_argument("--long", nargs="?", type=float, const=1800.0, default=None, metavar="SECONDS",
                         help="also --first on 7x7, 8x8 and the clue puzzle, up to SECONDS each (default 1800)")
     parser.add_argument("--libblackwood", metavar="COMMAND", help="a built libblackwood's command for Brendan 6x6")
+    parser.add_argument("--seeds", type=int, default=1, metavar="N",
+                        help="with --long: Brendan 8x8 --first with --seed 0..N-1, one run after another")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the --long runs (default 1)")
+    parser.add_argument("--restart-unit", type=int, default=None, metavar="PLACEMENTS",
+                        help="placements per Luby unit of the restarts (the solver's RESTART_UNIT; 0: no restarts, "
+                             "one seeded walk per process after the plain search)")
     args = parser.parse_args()
+    if args.restart_unit is not None:  # the racers are forked, so they see it too
+        from photosolve.solver import search_run
+
+        search_run.RESTART_UNIT = args.restart_unit or 10 ** 15
     print(f"photosolve solver on the edge-matching benchmarks — Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores, engine {'C' if compiled else 'Python (C not built)'}, {time.strftime('%Y-%m-%d %H:%M')}")
     with tempfile.TemporaryDirectory() as folder:
@@ -226,9 +255,11 @@ def main() -> None:
     signed(args.repeats)
     firsts(args.bench, ("brendan_7x7.txt",), 120.0, None)
     if args.long is not None:
-        firsts(args.bench, ("wortmann_clue1_6x6.txt", "brendan_7x7.txt", "brendan_8x8.txt"), args.long, 1)
+        firsts(args.bench, ("wortmann_clue1_6x6.txt", "brendan_7x7.txt"), args.long, args.jobs)
+        firsts(args.bench, ("brendan_8x8.txt",), args.long, args.jobs, tuple(range(args.seeds)))
     else:
-        print("  brendan_8x8.txt: not run (--long [SECONDS]: a first solution there can take longer than an hour)")
+        print("  brendan_8x8.txt: not run (--long [SECONDS] [--seeds N] [--jobs J]: a first solution there takes"
+              " some 6e10 placements, 10-16 minutes on this machine)")
 
 
 if __name__ == "__main__":

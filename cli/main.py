@@ -49,11 +49,12 @@ def solve(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Processes to count in (default: all cores once a search takes more than 0.3 s)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop after this many seconds and print what was found (exit 6)."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="A progress line on stderr (default: at a terminal)."),
+    seed: int = typer.Option(0, "--seed", help="With --first: the seed of the restarts' random orders (the same seed, the same answer in one process)."),
 ) -> None:
     """Solve typed-in tiles: one tile per line, four edges clockwise from the top."""
     from .solve_cmd import SearchOptions, solve_command
 
-    options = SearchOptions(first, match, tuple(clue or ()), clues, jobs, timeout, progress)
+    options = SearchOptions(first, match, tuple(clue or ()), clues, jobs, timeout, progress, seed)
     _finish(lambda: solve_command(tiles, rows, cols, order, as_json, options))
 
 

@@ -30,6 +30,7 @@ class SearchOptions(NamedTuple):
     jobs: int | None = None          # None: all cores, once a search outlasts a short probe
     timeout: float | None = None
     progress: bool | None = None     # None: when stderr is a terminal
+    seed: int = 0                    # --first: the restarts' random orders
 
 
 def read_puzzle(path: str | None, order: str, expected: int | None, match: str | None = "signed") -> Puzzle:
@@ -107,13 +108,15 @@ def clues_of(puzzle: Puzzle, options: SearchOptions) -> tuple:
 def run_solver(puzzle: Puzzle, rows: int | None, cols: int | None, options: SearchOptions) -> SolveResult:
     if options.jobs is not None and options.jobs < 1:
         raise Fail(f"--jobs must be 1 or more, got {options.jobs}", ExitCode.BAD_INPUT)
+    if not 0 <= options.seed < 1 << 31:
+        raise Fail(f"--seed must be from 0 to {(1 << 31) - 1}, got {options.seed}", ExitCode.BAD_INPUT)
     if options.timeout is not None and not options.timeout > 0:
         raise Fail(f"--timeout must be a positive number of seconds, got {options.timeout}", ExitCode.BAD_INPUT)
     show = sys.stderr.isatty() if options.progress is None else options.progress
     watch = Watch(timeout=options.timeout, progress=show_progress if show else None)
     try:
         result = solve(puzzle, rows, cols, first=options.first, clues=clues_of(puzzle, options),
-                       jobs=options.jobs, watch=watch)
+                       jobs=options.jobs, watch=watch, seed=options.seed)
     except (BoardSizeError, ClueError) as error:
         raise Fail(f"{puzzle.source}: {error}", ExitCode.BAD_INPUT) from None
     finally:

@@ -11,7 +11,7 @@ import signal
 import time
 
 from .engine import DONE, start_search
-from .search_run import SUBTREES_PER_JOB, Run, Watch, _progress, _single
+from .search_run import SEED_STRIDE, SUBTREES_PER_JOB, Run, Watch, _progress, _single
 
 RACE_SEEDS = 1 << 20  # the racers' seeds start here, clear of those the single-process probe used
 
@@ -42,8 +42,9 @@ def _count_subtree(task):
             return index, search.found, search.kept(), search.nodes, search.deepest
 
 
-def _race(index):
+def _race(task):
     """One racer: restarts in orders drawn from its own seeds, its placements and restarts shown to the parent."""
+    index, seed = task
     jobs = (len(_live) - 1) // 2
 
     def report(progress) -> None:
@@ -51,7 +52,7 @@ def _race(index):
         with _live.get_lock():
             _live[2 * jobs] = max(_live[2 * jobs], progress.deepest)
 
-    seeds = itertools.count(RACE_SEEDS + index, jobs)
+    seeds = itertools.count(seed * SEED_STRIDE + RACE_SEEDS + index, jobs)
     run = _single(_plan, True, _keep, _engine, Watch(progress=report, every=0.05), time.perf_counter(), None,
                   seeds, plain=False)
     return index, run
@@ -64,13 +65,14 @@ def _pool(plan, keep, engine, jobs, live_slots):
     return context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine, live)), live
 
 
-def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, probe: Run) -> Run:
+def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, probe: Run,
+             seed: int = 0) -> Run:
     """`jobs` processes restart the search in their own orders; the first solution (or a whole tree walked) wins."""
     pool, live = _pool(plan, keep, engine, jobs, 2 * jobs + 1)  # placements and restarts per racer, deepest step
     winner, won, stopped = None, None, None
     next_report = started + watch.every
     try:
-        pending = pool.imap_unordered(_race, range(jobs))
+        pending = pool.imap_unordered(_race, [(index, seed) for index in range(jobs)])
         while won is None:
             now = time.perf_counter()
             wait = watch.every if watch.timeout is None else min(watch.every, started + watch.timeout - now)

@@ -8,7 +8,11 @@ What makes it fast, each measured in bench/solver_speed.py and bench/solver_eter
 - whole-board rotations are broken (a corner tile kept in one corner, or one tile's turns limited); the other
   rotations of each solution are derived, not searched;
 - the loop itself is compiled C with an explicit stack (_engine.c), its Python twin the fallback (engine.py);
-- a first solution is looked for by restarts in random orders, raced on several processes (search_run.py).
+  on boards of up to 64 tiles in row order the tiles in use are a 64-bit mask and each bucket's tiles masks, so
+  a cell's free candidates are one AND and a tile in use is never looked at (Brendan 8x8: 1.4 such looks per
+  placement before; 23 -> 42 M placements/s by turns on a loaded machine, 65-72 M/s on a quieter one);
+- a first solution is looked for by restarts in random orders of the tiles, raced on several processes
+  (search_run.py).
 
 Tried on Brendan 8x8 and not kept (Knuth's estimate of the row-scan tree, 1 M random probes: 8.8e11 placements):
 diagonal order 1e14, frame first 1e15, columns about the same as rows; choosing the most constrained cell at each
@@ -21,6 +25,12 @@ python-sat's Glucose 4 and CaDiCaL 1.9.5, on this 2-core machine under a load of
 40-60 s for the other 4 (the search: about 1 s); a first 6x6 board took it 0.7-2.5 s. Colour counts and
 Gallicchio's checkerboard counts added to it did not help on 7x7 (1 to 2 of 4 orders under 40 s). Most of the row
 scan's tree lies in rows 4-6 (~1e11 placements per cell, Knuth's estimate), where nearly every board dies.
+Measured again for issue 19 (Knuth, 300,000 probes each, row scan 8.4e11): columns 8.4e11, rows snaking 9.0e11,
+two-row strips 3.7e12, a square grown from the corner 6.0e12, each row's frame cells first 1.3e12, the right
+frame cell first 1.7e12, diagonals 1.2e14. A row look-ahead (after each placement the rest of the row must still
+chain, tiles in use left out) halves the tree (3.9e11), but done with masks it is some 7 cells x 64 colour pairs of
+AND at every placement against ~15 ns for a placement: not built, as it would cost more than it saves. Transpositions (two partial boards with the same tiles and the
+same open edges, whose subtrees are one) are too rare to store: 1.009 boards per state at the end of row 2.
 """
 from __future__ import annotations
 
@@ -165,13 +175,15 @@ def solve(
     jobs: int | None = 1,
     engine: str | None = None,
     watch: Watch | None = None,
+    seed: int = 0,
 ) -> SolveResult:
     """Find every arrangement of the puzzle's tiles on a rows x cols board (or the first one).
 
     match: 'signed' (+k meets -k) or 'equal' (like colours meet, 0 is the frame); default the puzzle's.
     order: 'spiral' (from the centre; signed puzzles' default) or 'rows' (equal colours' default: the frame
     is met at once). clues: tiles fixed in cells (then rotations are not folded). jobs: processes that count
-    subtrees in parallel (None: all cores once the search outlasts a short probe). watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
+    subtrees in parallel (None: all cores once the search outlasts a short probe). seed: the random orders
+    of a first solution's restarts (each seed its own, reproducible in one process). watch: progress, timeout and Ctrl-C (search_run.Watch); a stopped search returns
     what it found with exhaustive False and `stopped` saying why.
     """
     started = time.perf_counter()
@@ -183,7 +195,7 @@ def solve(
     plan = build_plan(tile_edges, rows, cols, cells, match=match, break_symmetry=break_symmetry, clues=clues)
     # Every solution is kept to fold identical tiles; beyond KEEP, only when no two tiles look alike can the
     # distinct counts still be given (then every raw arrangement looks different).
-    run = run_plan(plan, first=first, keep=KEEP, jobs=jobs, engine=engine, watch=watch)
+    run = run_plan(plan, first=first, keep=KEEP, jobs=jobs, engine=engine, watch=watch, seed=seed)
 
     grids = [_grid(plan, assignment, rows, cols) for assignment in run.kept]
     per_searched = plan.symmetry if break_symmetry else 1

@@ -62,14 +62,18 @@ class Run(NamedTuple):
     jobs: int
 
 
+SEED_STRIDE = 1 << 32  # --seed N draws its restarts' orders from N * SEED_STRIDE on: no two seeds share one
+
+
 def run_plan(plan: Plan, *, first: bool = False, keep: int, jobs: int | None = 1, engine: str | None = None,
-             watch: Watch | None = None) -> Run:
-    """Search the whole plan; jobs None means all cores once a search outlasts a short probe."""
+             watch: Watch | None = None, seed: int = 0) -> Run:
+    """Search the whole plan; jobs None means all cores once a search outlasts a short probe. seed: where a first
+    solution's restarts draw their orders from."""
     watch = watch or Watch()
     started = time.perf_counter()
     name = engine_name(engine)
     cores = os.cpu_count() or 1
-    seeds = itertools.count(1) if first else None
+    seeds = itertools.count(1 + seed * SEED_STRIDE) if first else None
     if jobs == 1 or (jobs is None and cores == 1):
         return _single(plan, first, keep, name, watch, started, None, seeds)
     if jobs is None or first:  # a first solution is raced for only once the plain search has had its probe
@@ -80,7 +84,8 @@ def run_plan(plan: Plan, *, first: bool = False, keep: int, jobs: int | None = 1
     from .parallel import run_race, run_split  # multiprocessing only for searches worth splitting
 
     if first:
-        return run_race(plan, keep=keep, jobs=jobs, engine=name, watch=watch, started=started, probe=probe)
+        return run_race(plan, keep=keep, jobs=jobs, engine=name, watch=watch, started=started, probe=probe,
+                        seed=seed)
     return run_split(plan, keep=keep, jobs=jobs, engine=name, watch=watch, started=started,
                      frontier=lambda depth: frontier(plan, depth, name))
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from photosolve.solver import Puzzle, solve
-from photosolve.solver.engine import compiled
+from photosolve.solver.engine import compiled, start_search
 from photosolve.solver.formats import read_clues, read_puzzle_text
 from photosolve.solver.generate import planted_puzzle, uniform_puzzle
-from photosolve.solver.plan import ClueError, Clue
+from photosolve.solver.plan import ClueError, Clue, build_plan
+from photosolve.solver.search import row_major_order
 from photosolve.solver.search_run import Watch
 
 from .solver_checks import brute_counts
@@ -119,6 +120,28 @@ def test_the_compiled_engine_and_its_python_twin_agree(load_sample):
             python = solve(puzzle, rows, cols, engine="python", **options)
             assert (c.engine, python.engine) == ("c", "python")
             _same(c, python)
+
+
+@pytest.mark.skipif(compiled is None, reason="the C engine was not built (no compiler at install)")
+def test_the_packed_walk_and_the_plain_loop_agree_with_the_python_twin():
+    # The C engine walks plans of at most 64 tiles keyed by two neighbours with tile masks (advance_fast), others
+    # with its plain loop: tiles shown alike in two or four turns (several turns of one tile in a bucket), 64
+    # tiles, 81 tiles (the plain loop), seeded and not, stopped part way and run out.
+    rng = random.Random(64)
+    boards = [planted_puzzle(3, 3, 1, rng, match="equal"), planted_puzzle(3, 4, 2, rng, match="equal"),
+              planted_puzzle(8, 8, 5, rng, match="equal"), planted_puzzle(9, 9, 5, rng, match="equal")]
+    for (puzzle, _), budget in zip(boards, (None, None, 200_000, 200_000)):
+        rows = cols = round(len(puzzle.tiles) ** 0.5)
+        if len(puzzle.tiles) == 12:  # 3x4
+            rows, cols = 3, 4
+        plan = build_plan([t.edges for t in puzzle.tiles], rows, cols, row_major_order(rows, cols), match="equal")
+        for seed in (0, 3):
+            runs = [start_search(plan, keep=50, engine=engine, seed=seed) for engine in ("c", "python")]
+            for search in runs:
+                search.run(budget or 1 << 30)
+            assert [(s.nodes, s.found, s.deepest, s.state, s.kept()) for s in runs[:1]] == \
+                [(s.nodes, s.found, s.deepest, s.state, s.kept()) for s in runs[1:]]
+            assert runs[0].nodes > 0
 
 
 @pytest.mark.skipif(compiled is None, reason="the C engine was not built (no compiler at install)")

@@ -68,6 +68,17 @@ def test_first_restarts_in_other_orders_until_it_finds_one(monkeypatch):
     assert again.solutions == result.solutions and again.nodes == result.nodes
 
 
+def test_each_seed_restarts_in_its_own_orders_the_same_every_run(monkeypatch):
+    monkeypatch.setattr(search_run, "PLAIN_FIRST", 500)
+    monkeypatch.setattr(search_run, "RESTART_UNIT", 100)
+    puzzle, _ = planted_puzzle(6, 6, 4, random.Random(3), match="equal")
+    runs = {seed: solve(puzzle, first=True, jobs=1, seed=seed) for seed in (0, 1, 2)}
+    assert all(r.stopped == "first" and valid(puzzle, r) for r in runs.values())
+    assert len({r.nodes for r in runs.values()}) > 1  # other seeds, other orders
+    again = solve(puzzle, first=True, jobs=1, seed=2)
+    assert again.solutions == runs[2].solutions and again.nodes == runs[2].nodes
+
+
 def test_restarts_that_walk_the_whole_tree_prove_there_is_none(monkeypatch):
     monkeypatch.setattr(search_run, "PLAIN_FIRST", 10)
     monkeypatch.setattr(search_run, "RESTART_UNIT", 10)
