@@ -477,11 +477,10 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     sorted again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it
     pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the halves are
     compared again about their edge's middle (describe_halves' `centred`) and that reading is taken unless it is
-    the worse guess (sureness). When
-    nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing that,
-    the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
-    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to
-    be a guess (SelfReading.guessed).
+    the worse guess (sureness). When nothing fits either way, the sharpest reading that fits although some pair of
+    it is implausible; failing that, the one among the sharpest few plausible ones that the solver finds least
+    costly to repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both
+    fit (RIVAL): the reading is said to be a guess (SelfReading.guessed).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
