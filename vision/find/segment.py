@@ -40,7 +40,7 @@ from .sides import (REACH_BLOCK, REACH_LONE, agreed_outlines, face_runs_on, no_l
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, askew, squared_where_weak
-from .table import table_level, table_within, unbounded, without_table
+from .table import LEFT_OUT, object_left_out, table_level, table_within, unbounded, without_table
 from ..types import Photo, TileQuad
 
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
@@ -232,16 +232,20 @@ def reading_kind(number: int) -> str:
 
 def whole_tile(reading: Reading, difference: np.ndarray) -> Callable[[np.ndarray, np.ndarray], bool]:
     """Whether an outline standing in for one of a reading's tiles has the table around it, as the reading's other
-    tiles leave it room, and takes in no more of it along a side than the outline it replaces (`difference`: each
-    work pixel's difference from the table)."""
+    tiles leave it room, takes in no more of it along a side than the outline it replaces, and leaves out of that
+    outline no strip of what differs from the table (`difference`: each work pixel's difference from the table):
+    a tile is the whole object, a printed border and all."""
     outlines = [order_screen_clockwise(quad) for quad, _ in reading.quads]
     level = table_level(outlines, difference)
 
     def whole(outline: np.ndarray, replaced: np.ndarray) -> bool:
         rest = [o for o, (quad, _) in zip(outlines, reading.quads) if quad is not replaced]
         outline = order_screen_clockwise(outline)
+        replaced = order_screen_clockwise(replaced)
         return (not without_table(outline, rest, difference, level) and table_within(outline, difference, level)
-                <= table_within(order_screen_clockwise(replaced), difference, level) + TAKEN_IN)
+                <= table_within(replaced, difference, level) + TAKEN_IN
+                and object_left_out(outline, replaced, difference, level, open_sides(replaced, [replaced, *rest]))
+                <= LEFT_OUT)
 
     return whole
 
