@@ -42,12 +42,13 @@ DRAWN = "drawn"  # the layout the tier draws for each seed, as bench/vision_accu
 def reading_name(number: int | None) -> str:
     """A reading's place in find_tiles' order, in words: face-colour masks, regions walled in by clear edges, what
     differs from the border's colours, the face colour in a shadow, what differs from the table's texture, and (a
-    last resort) regions walled in by faint edges."""
+    last resort) regions walled in by faint edges, and (where none gave the count) what differs from the table's
+    texture beyond the table's own."""
     if number is None:
         return "none"
     kinds = [("face", len(FACE_THRESHOLDS)), ("enclosed", len(WALLS)), ("background", len(DIFFERENCE_THRESHOLDS)),
              ("shade", len(SHADE_THRESHOLDS)), ("texture", 1), ("rims", 1),
-             ("faint", len(WALLS))]
+             ("faint", len(WALLS)), ("beyond", 1)]
     for kind, count in kinds:
         if number < count:
             return f"face{FACE_THRESHOLDS[number]:g}" if kind == "face" else f"{kind}{number}"

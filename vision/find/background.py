@@ -34,6 +34,15 @@ TEXTURE_WINDOW = 0.01  # of the photo's longer side: a few of a granite's speckl
 # dark slate and granite broke in places 3-8 work pixels long (0.003-0.007; dev photos-a medium and hard 20007);
 # the gaps of a hand-laid board close too, and its block is split as a grid.
 RIM_CLOSE = 0.01
+# How many times more than the table's own neighbourhoods along the border differ from its main ones (their median)
+# a neighbourhood must differ to be something on the table. On 25 dev photos of busy pale faces on a white desk
+# (grey bricks, pale prints; all tiers), 99% of the table away from the tiles lay under 2-3.6 times that level but
+# for a lit patch (up to 6.1); a face's inner three quarters over 2.5-10 times (the hard tier's noise raises the
+# level), its outline band (bevel, shadow) higher still. 3 and 5 found as many tiles exactly, 6 fewer.
+TEXTURE_BEYOND_TABLE = 4.0
+# The table's own level counted as at least this: a flat desk's lay at 0.6-2.2 on those photos; a table flat to the
+# bit would otherwise take its every speck of noise for a tile.
+LEAST_TEXTURE_LEVEL = 0.5
 SPREAD_WEIGHT = 1.0  # a neighbourhood's spread of lightness weighs as its colour does, and thrice its mean lightness
 
 
@@ -62,12 +71,33 @@ def texture_difference(lab: np.ndarray) -> np.ndarray:
     return distance_to_nearest(features, border_colours(features), (width, height))
 
 
-def texture_masks(lab: np.ndarray):
-    """A mask (uint8 0/255) of the neighbourhoods that differ from the table's (texture_difference), split from the
-    table at the difference's Otsu threshold: what differs from a speckled or grained table."""
-    scaled = np.clip(texture_difference(lab) * 4, 0, 255).astype(np.uint8)
+def texture_masks(texture: np.ndarray):
+    """A mask (uint8 0/255) of the neighbourhoods that differ from the table's (`texture`, see texture_difference),
+    split from the table at the difference's Otsu threshold: what differs from a speckled or grained table."""
+    scaled = np.clip(texture * 4, 0, 255).astype(np.uint8)
     level, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     yield solid_regions(scaled > level)
+
+
+def texture_beyond_table_masks(texture: np.ndarray):
+    """A mask (uint8 0/255) of the neighbourhoods that differ from the table's (`texture`, see texture_difference)
+    TEXTURE_BEYOND_TABLE times more than the table's own neighbourhoods along the photo's border do.
+
+    Otsu's threshold splits the photo's most different neighbourhoods from the rest: where bright motifs lie on a
+    busy face nearly the table's colour (grey bricks on a white desk), the motifs from the faces and the table. The
+    table's own spread says how much differing is the table's doing, whatever the faces hold.
+    """
+    level = max(float(np.median(border_ring(texture))), LEAST_TEXTURE_LEVEL)
+    yield solid_regions(texture > TEXTURE_BEYOND_TABLE * level)
+
+
+def border_ring(values: np.ndarray) -> np.ndarray:
+    """The values (h x w, or h x w x C: then one row per pixel) in the ring BORDER wide along the photo's border."""
+    height, width = values.shape[:2]
+    ring = max(4, int(round(BORDER * max(height, width))))
+    channels = values.shape[2:]
+    strips = (values[:ring], values[-ring:], values[ring:-ring, :ring], values[ring:-ring, -ring:])
+    return np.concatenate([strip.reshape(-1, *channels) for strip in strips])
 
 
 def background_masks(difference: np.ndarray):
@@ -108,11 +138,7 @@ def filled(mask: np.ndarray) -> np.ndarray:
 def border_colours(lab: np.ndarray, rare: float = 0.0) -> np.ndarray:
     """The main colours (Lab, or other features) of a ring along the photo's border, leaving out any that fewer
     than `rare` of its pixels have."""
-    height, width = lab.shape[:2]
-    ring = max(4, int(round(BORDER * max(height, width))))
-    channels = lab.shape[-1]
-    strips = (lab[:ring], lab[-ring:], lab[ring:-ring, :ring], lab[ring:-ring, -ring:])
-    pixels = np.concatenate([strip.reshape(-1, channels) for strip in strips])
+    pixels = border_ring(lab)
     pixels = np.ascontiguousarray(pixels[:: max(1, len(pixels) // 20000)], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(7)
