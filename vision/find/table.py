@@ -24,6 +24,19 @@ AROUND = 1.3
 NOT_TABLE = 3.0
 LEAST_LEVEL = 2.0  # the table's level counted as at least this much: a plain table differs from itself by 1-1.5
 INSIDE = (0.01, 0.04)  # of a side, inside it: the band of face along each side, past its rounded edge
+# Of a side: how deep a strip of what differs from the table an outline standing in for a tile may leave out of the
+# one it replaces, along any side (its mean depth along that side). A tile's cast shadow is up to 3% deep on
+# generated hard photos; the outline on a printed border's inner edge leaves out the border, 4-7%.
+LEFT_OUT = 0.04
+
+
+def nearest_sides(size: int) -> np.ndarray:
+    """For each pixel of a size x size square, the side it lies nearest: 0 N, 1 E, 2 S, 3 W."""
+    y, x = np.mgrid[0:size, 0:size]
+    return np.argmin(np.stack([y, size - 1 - x, size - 1 - y, x]), axis=0)
+
+
+NEAREST_SIDE = nearest_sides(CELL)  # of the rectified cell a tile's outline is measured in
 
 
 def unbounded(quads: list[np.ndarray], difference: np.ndarray) -> int:
@@ -78,12 +91,6 @@ def table_within(outline: np.ndarray, difference: np.ndarray, level: float) -> f
                      table[lo:hi, first].mean()))
 
 
-# Of a side: how deep a strip of what differs from the table an outline standing in for a tile may leave out of the
-# one it replaces, along any side (its mean depth along that side). A tile's cast shadow is up to 3% deep on
-# generated hard photos; the outline on a printed border's inner edge leaves out the border, 4-7%.
-LEFT_OUT = 0.04
-
-
 def object_left_out(outline: np.ndarray, replaced: np.ndarray, difference: np.ndarray, level: float,
                     open_side: list[bool]) -> float:
     """How deep (in sides, the deepest over the open sides of `replaced`, clockwise on screen: `open_side`, those no
@@ -98,12 +105,3 @@ def object_left_out(outline: np.ndarray, replaced: np.ndarray, difference: np.nd
     left_out = (within_outline == 0) & (canvas[MARGIN:MARGIN + CELL, MARGIN:MARGIN + CELL] > NOT_TABLE * level)
     return float(max((np.sum(left_out & (NEAREST_SIDE == side)) for side in range(4) if open_side[side]),
                      default=0) / (CELL * CELL))
-
-
-def nearest_sides(size: int) -> np.ndarray:
-    """For each pixel of a size x size square, the side it lies nearest: 0 N, 1 E, 2 S, 3 W."""
-    y, x = np.mgrid[0:size, 0:size]
-    return np.argmin(np.stack([y, size - 1 - x, size - 1 - y, x]), axis=0)
-
-
-NEAREST_SIDE = nearest_sides(CELL)
