@@ -37,10 +37,10 @@ from ..rectify import motif_weight, territory
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
 
-# Sensitivity, for the constants below that say "moved": each changed alone and the halves read at their true tile
-# corners (2026-11-26): dev families' medium and hard photos of seeds 10000-10011 and 20000-20011 (144), test
-# families' of 20000-20011 (72, never tuned on); every edge right / right with no question / wrong solution unasked.
-# As set: dev 90/61/7, test 35/18/7.
+# Sensitivity, for the constants below that say "moved" (bench/selflabel_constants.py, 2026-11-26): each changed
+# alone, the halves read at their true tile corners: dev families' medium and hard photos of seeds 10000-10011 and
+# 20000-20011 (144), test families' of 20000-20011 (72, never tuned on); every edge right / right with no question /
+# wrong solution unasked. As set: dev 90/61/7, test 35/18/7.
 SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
 FALLBACK_BUDGET = 9.0  # log units: how far the repair looks when no reading fits as read

@@ -1,0 +1,106 @@
+"""How self-labelling's constants move its reading: each setting read over the same art family photos at their TRUE
+tile corners, so that only self_label (vision/read/selflabel.py) and the checks after it enter.
+
+    python bench/selflabel_constants.py [--set MEETS=0.45 [--set RIVAL=0.6,WEAK_JUMP=1.0 ...]]
+                                        [--dev-seeds 10000 20000] [--test-seeds 20000] [--per-tier 12]
+                                        [--tiers medium hard] [--cache DIR]
+
+The photos are those of bench/families.py (same seeds and motif counts), cut where the truth says the tiles lie and
+put in one light as the pipeline does (features.white_bands). The first line is selflabel as set; each --set names
+module constants of selflabel to change together for one more line. Per split (dev families: tune on these; test:
+report only): photos with every edge right (up to renaming the motifs), of those how many no question is asked of,
+wrong solutions given unasked, and photos asked about, as bench/families.py counts them. `--cache DIR` keeps each
+photo's halves (npz) so that later runs skip making the photos.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from photosolve.cli.photo_cmd import questions_before_solving
+from photosolve.scenes.evaluate import renaming
+from photosolve.scenes.families import DEV, TEST
+from photosolve.scenes.scene import make_scene
+from photosolve.solver.repair import repair
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import edge_posteriors
+from photosolve.vision.read import selflabel
+from photosolve.vision.read.features import white_bands
+from photosolve.vision.rectify import rectify_all
+from photosolve.vision.types import TileQuad
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
+
+
+def halves_at_true_corners(family: str, seed: int, tier: str, cache: Path | None):
+    """The photo's bands in one light (tiles x 4 x h x w x 3), the face's Lab and the true labels (tiles x 4)."""
+    stored = cache / f"{family}-{tier}-{seed}.npz" if cache else None
+    if stored and stored.exists():
+        data = np.load(stored)
+        return data["bands"].astype(np.float32), data["face"], data["truth"]
+    scene = make_scene(f"family:{family}:{MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]}", seed, tier=tier)
+    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
+    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
+    truth = np.array([tile["edges"] for tile in scene.truth["tiles"]])
+    bands = bands.astype(np.float16)  # as cached: every line of a run reads the very same halves
+    if stored:
+        np.savez_compressed(stored, bands=bands, face=face, truth=truth)
+    return bands.astype(np.float32), face, truth
+
+
+def judged(bands: np.ndarray, face: np.ndarray, truth: np.ndarray) -> tuple[bool, bool, bool]:
+    """Read the halves on their own: (every edge right, a question asked, a wrong solution given unasked)."""
+    side = int(round(np.sqrt(len(bands))))  # the families' boards are square
+    found = selflabel.self_label(bands, side, side, face=face)
+    mapping = renaming(found.reading.labels, truth)
+    right = all(mapping.get(int(v), None) == int(t) for v, t in zip(found.reading.labels.ravel(), truth.ravel()))
+    checked = repair(edge_posteriors(found.reading), side, side, rival=True)
+    asked = questions_before_solving(checked, found.guessed) > 0
+    return right, asked, checked.solution is not None and not right and not asked
+
+
+def changed(setting: str) -> dict[str, float]:
+    pairs = [item.split("=") for item in setting.split(",") if item]
+    for name, _ in pairs:
+        if not hasattr(selflabel, name):
+            raise SystemExit(f"selflabel has no constant {name}")
+    return {name: float(value) for name, value in pairs}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", action="append", default=[], help="NAME=VALUE[,NAME=VALUE]: one more line")
+    parser.add_argument("--dev-seeds", type=int, nargs="+", default=[10_000, 20_000])
+    parser.add_argument("--test-seeds", type=int, nargs="+", default=[20_000])
+    parser.add_argument("--per-tier", type=int, default=12)
+    parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
+    parser.add_argument("--cache", type=Path)
+    args = parser.parse_args()
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    photos = [(split, family, seed, tier)
+              for split, families, firsts in (("dev", DEV, args.dev_seeds), ("test", TEST, args.test_seeds))
+              for first in firsts for family in families for tier in args.tiers
+              for seed in range(first, first + args.per_tier)]
+    print(f"selflabel constants at true corners — {len(photos)} photos, {time.strftime('%Y-%m-%d %H:%M')}")
+    print("setting: per split, every edge right / of those with no question / wrong solutions unasked / asked")
+    as_set = {name: getattr(selflabel, name) for setting in args.set for name in changed(setting)}
+    for setting in ["", *args.set]:
+        for name, value in {**as_set, **changed(setting)}.items():
+            setattr(selflabel, name, value)
+        totals = {"dev": np.zeros(4, int), "test": np.zeros(4, int)}
+        for split, family, seed, tier in photos:
+            right, asked, wrong = judged(*halves_at_true_corners(family, seed, tier, args.cache))
+            totals[split] += (right, right and not asked, wrong, asked)
+        line = "  ".join(f"{split} {' / '.join(str(v) for v in counts)}" for split, counts in totals.items())
+        print(f"{setting or 'as set':<36} {line}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
