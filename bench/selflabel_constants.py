@@ -65,11 +65,12 @@ def judged(bands: np.ndarray, face: np.ndarray, truth: np.ndarray) -> tuple[bool
 
 
 def changed(setting: str) -> dict[str, float]:
+    """NAME=VALUE[,NAME=VALUE] as constants to set, each of its constant's type (a count stays a whole number)."""
     pairs = [item.split("=") for item in setting.split(",") if item]
     for name, _ in pairs:
         if not hasattr(selflabel, name):
             raise SystemExit(f"selflabel has no constant {name}")
-    return {name: float(value) for name, value in pairs}
+    return {name: type(getattr(selflabel, name))(float(value)) for name, value in pairs}
 
 
 def main() -> int:
