@@ -1,15 +1,17 @@
 """How self-labelling's constants move its reading: each setting read over the same art family photos at their TRUE
 tile corners, so that only self_label (vision/read/selflabel.py) and the checks after it enter.
 
-    python bench/selflabel_constants.py [--set MEETS=0.45 [--set RIVAL=0.6,WEAK_JUMP=1.0 ...]]
+    python bench/selflabel_constants.py [--set MEETS=0.45 [--set RIVAL=0.6,structure.BLUR=1.5 ...]]
                                         [--dev-seeds 10000 20000] [--test-seeds 20000] [--per-tier 12]
                                         [--tiers medium hard] [--cache DIR]
 
 The photos are those of bench/families.py (same seeds and motif counts), cut where the truth says the tiles lie and
 put in one light as the pipeline does (features.white_bands). The first line is selflabel as set; each --set names
-module constants of selflabel to change together for one more line. Per split (dev families: tune on these; test:
-report only): photos with every edge right (up to renaming the motifs), of those how many no question is asked of,
-wrong solutions given unasked, and photos asked about, as bench/families.py counts them. `--cache DIR` keeps each
+constants to change together for one more line: a bare NAME is selflabel's, `module.NAME` another module's of
+photosolve.vision.read or photosolve.vision (`structure.BLUR=1.5`, `rectify.BAND_DEPTH=0.4`), changed wherever it was
+bound by name (bench/constants.py). Per split (dev families: tune on these; test: report only): photos with every
+edge right (up to renaming the motifs), of those how many no question is asked of, wrong solutions given unasked, and
+photos asked about, as bench/families.py counts them. `--cache DIR` keeps each
 photo's halves (npz) so that later runs skip making the photos.
 """
 from __future__ import annotations
@@ -34,6 +36,7 @@ from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from constants import PACKAGE, moved, parsed, vision_modules  # noqa: E402
 from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
 
 
@@ -64,18 +67,10 @@ def judged(bands: np.ndarray, face: np.ndarray, truth: np.ndarray) -> tuple[bool
     return right, asked, checked.solution is not None and not right and not asked
 
 
-def changed(setting: str) -> dict[str, float]:
-    """NAME=VALUE[,NAME=VALUE] as constants to set, each of its constant's type (a count stays a whole number)."""
-    pairs = [item.split("=") for item in setting.split(",") if item]
-    for name, _ in pairs:
-        if not hasattr(selflabel, name):
-            raise SystemExit(f"selflabel has no constant {name}")
-    return {name: type(getattr(selflabel, name))(float(value)) for name, value in pairs}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", action="append", default=[], help="NAME=VALUE[,NAME=VALUE]: one more line")
+    parser.add_argument("--set", action="append", default=[],
+                        help="[module.]NAME=VALUE[,...]: one more line (a bare NAME is selflabel's)")
     parser.add_argument("--dev-seeds", type=int, nargs="+", default=[10_000, 20_000])
     parser.add_argument("--test-seeds", type=int, nargs="+", default=[20_000])
     parser.add_argument("--per-tier", type=int, default=12)
@@ -90,14 +85,16 @@ def main() -> int:
               for seed in range(first, first + args.per_tier)]
     print(f"selflabel constants at true corners — {len(photos)} photos, {time.strftime('%Y-%m-%d %H:%M')}")
     print("setting: per split, every edge right / of those with no question / wrong solutions unasked / asked")
-    as_set = {name: getattr(selflabel, name) for setting in args.set for name in changed(setting)}
-    for setting in ["", *args.set]:
-        for name, value in {**as_set, **changed(setting)}.items():
-            setattr(selflabel, name, value)
+    modules = vision_modules()
+    packages = (f"{PACKAGE}.read", PACKAGE)
+    # every --set checked before running
+    settings = [(setting, parsed(setting, modules, packages, selflabel.__name__)) for setting in args.set]
+    for setting, changes in [("", []), *settings]:
         totals = {"dev": np.zeros(4, int), "test": np.zeros(4, int)}
-        for split, family, seed, tier in photos:
-            right, asked, wrong = judged(*halves_at_true_corners(family, seed, tier, args.cache))
-            totals[split] += (right, right and not asked, wrong, asked)
+        with moved(changes):
+            for split, family, seed, tier in photos:
+                right, asked, wrong = judged(*halves_at_true_corners(family, seed, tier, args.cache))
+                totals[split] += (right, right and not asked, wrong, asked)
         line = "  ".join(f"{split} {' / '.join(str(v) for v in counts)}" for split, counts in totals.items())
         print(f"{setting or 'as set':<36} {line}", flush=True)
     return 0
