@@ -1,0 +1,64 @@
+"""The third look of self-labelling: the halves sorted by their registered print alone (selflabel.print_alone).
+
+A dev art family's hard photo (emoji food, six motifs alike in colour, printed borders, glare): sorted by colours,
+pictures and print together, whether over the whole band or about the edge's middle, some half-types are mixed,
+and no reading is sure. Sorted by the print alone, about the edge's middle, every half falls with its copies, and the
+tiles lay out with that reading. As the print alone is blind to colour (a figure printed in two colours is one print),
+such a reading is taken but asked about. Halves are cut at the true corners, so only self-labelling is tested.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from photosolve.scenes.evaluate import edges_right_up_to_renaming
+from photosolve.scenes.families import family_artwork, motif_kind
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.read.features import white_bands
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, choose_trial, describe_halves, print_alone, self_label,
+                                              sureness)
+from photosolve.vision.rectify import rectify_all
+from photosolve.vision.types import TileQuad
+
+FAMILY, MOTIFS, SEED = "emoji-food", 6, 10001
+
+
+@pytest.fixture(scope="module")
+def halves():
+    """The photo's bands at the true corners (tiles x 4 x h x w x 3, in one light), the face's Lab, the true edges."""
+    scene = make_scene(f"family:{FAMILY}:{MOTIFS}", SEED, tier="hard")
+    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
+    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
+    return bands, face, np.array([tile["edges"] for tile in scene.truth["tiles"]])
+
+
+def read_right(labels: np.ndarray, truth: np.ndarray) -> bool:
+    return edges_right_up_to_renaming(labels.reshape(truth.shape), truth) == truth.size
+
+
+def test_the_photo_is_of_motifs_alike_in_colour():
+    assert motif_kind(family_artwork(FAMILY, MOTIFS, SEED)) == "alike"
+
+
+def test_colours_and_pictures_leave_no_sure_reading(halves):
+    bands, face, truth = halves
+    flat = bands.reshape(-1, *bands.shape[2:])
+    for centred in (False, True):
+        choice = choose_trial(describe_halves(flat, face, centred), 3, 3, 9, MOTIF_RANGE)
+        assert not (all(sureness(choice)) and read_right(choice.trial.reading.labels, truth))
+
+
+def test_the_print_alone_reads_every_half_and_the_tiles_lay_out(halves):
+    bands, face, truth = halves
+    flat = bands.reshape(-1, *bands.shape[2:])
+    choice = choose_trial(print_alone(describe_halves(flat, face), flat), 3, 3, 9, MOTIF_RANGE)
+    assert all(sureness(choice)) and choice.trial.types == 2 * MOTIFS
+    assert read_right(choice.trial.reading.labels, truth)
+
+
+def test_self_label_takes_the_print_reading_but_asks(halves):
+    bands, face, truth = halves
+    found = self_label(bands, 3, 3, face=face)
+    assert read_right(found.reading.labels, truth)
+    assert found.guessed and found.fits
