@@ -4,7 +4,9 @@ A dev art family's hard photo (emoji food, six motifs alike in colour, printed b
 pictures and print together, whether over the whole band or about the edge's middle, some half-types are mixed,
 and no reading is sure. Sorted by the print alone, about the edge's middle, every half falls with its copies, and the
 tiles lay out with that reading. As the print alone is blind to colour (a figure printed in two colours is one print),
-such a reading is taken but asked about. Halves are cut at the true corners, so only self-labelling is tested.
+such a reading is taken but asked about. And where colours give a sure reading of fewer half-types than the print
+alone surely reads (photos cut from one photograph, alike in colour: two motifs taken for one still lay out), the
+reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
 """
 from __future__ import annotations
 
@@ -24,13 +26,18 @@ from photosolve.vision.types import TileQuad
 FAMILY, MOTIFS, SEED = "emoji-food", 6, 10001
 
 
-@pytest.fixture(scope="module")
-def halves():
-    """The photo's bands at the true corners (tiles x 4 x h x w x 3, in one light), the face's Lab, the true edges."""
-    scene = make_scene(f"family:{FAMILY}:{MOTIFS}", SEED, tier="hard")
+def halves_at_true_corners(family: str, motifs: int, seed: int, tier: str):
+    """A family photo's bands at the true corners (tiles x 4 x h x w x 3, in one light), the face's Lab, the true
+    edges."""
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
     quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
     bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
     return bands, face, np.array([tile["edges"] for tile in scene.truth["tiles"]])
+
+
+@pytest.fixture(scope="module")
+def halves():
+    return halves_at_true_corners(FAMILY, MOTIFS, SEED, "hard")
 
 
 def read_right(labels: np.ndarray, truth: np.ndarray) -> bool:
@@ -62,3 +69,15 @@ def test_self_label_takes_the_print_reading_but_asks(halves):
     found = self_label(bands, 3, 3, face=face)
     assert read_right(found.reading.labels, truth)
     assert found.guessed and found.fits
+
+
+def test_a_sure_reading_coarser_than_the_print_is_a_guess():
+    bands, face, truth = halves_at_true_corners("photos-a", 6, 10007, "medium")
+    assert motif_kind(family_artwork("photos-a", 6, 10007)) == "alike"
+    flat = bands.reshape(-1, *bands.shape[2:])
+    descriptors = describe_halves(flat, face)
+    by_colour = choose_trial(descriptors, 3, 3, 9, MOTIF_RANGE)
+    by_print = choose_trial(print_alone(descriptors, flat), 3, 3, 9, MOTIF_RANGE)
+    assert all(sureness(by_colour)) and not read_right(by_colour.trial.reading.labels, truth)
+    assert all(sureness(by_print)) and by_print.trial.types > by_colour.trial.types
+    assert self_label(bands, 3, 3, face=face).guessed
