@@ -1,22 +1,21 @@
 """Read a puzzle never seen before: sort the photo's own halves into half-types and pair them into motifs.
 
-Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
-half-type: Ward's hierarchical clustering of their colours, colour layout, silhouette and fine structure, cut
-where the merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their
-best small shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every
-motif is cut (a busy face fills the rest of a band), and then by their print alone there (blind to colour, so taken
-only as a guess). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the
-rows nearest the edge of one continue, mirrored, into the other's (cut.py). That,
-and colour likeness where a figure is cut through a thin or sharply drawn part, rank the ways of pairing the types
-into motifs; a pair is plausible when either holds, as a motif's halves need not share their colours (a face and its
-trousers). The number of types is not known: cuts are taken sharpest first, and the first whose cheapest
-plausible pairing the tiles can be laid out with wins (the solver in the loop); when a second pairing of the same
-types, nearly as cheap, fits too, the reading is a guess and the person is asked; so is one coarser than
-appearance says (two motifs read as one fit wherever the true reading does). The solver cannot check halves on
-the frame, so a reading that leaves a type unpaired yields to one that pairs every type nearly as sharply, and a
-lone half paler than the type it looks like is read as that type washed out by glare. Probabilities come from
-distances to each type's and each motif's mean, as for template reads, so review and repair work the same; a half
-unlike every type is doubted.
+Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per half-
+type: Ward's hierarchical clustering of their colours, colour layout, silhouette and fine structure, cut where the
+merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best small
+shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every motif is cut
+(a busy face fills the rest of a band), and then by their print alone there (blind to colour, so taken only as a
+guess). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the rows nearest
+the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a figure is cut
+through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is plausible when
+either holds, as a motif's halves need not share their colours (a face and its trousers). The number of types is not
+known: cuts are taken sharpest first, and the first whose cheapest plausible pairing the tiles can be laid out with
+wins (the solver in the loop); when a second pairing of the same types, nearly as cheap, fits too, the reading is a
+guess and the person is asked; so is one coarser than appearance says (two motifs read as one fit wherever the true
+reading does). The solver cannot check halves on the frame, so a reading that leaves a type unpaired yields to one
+that pairs every type nearly as sharply, and a lone half paler than the type it looks like is read as that type
+washed out by glare. Probabilities come from distances to each type's and each motif's mean, as for template reads,
+so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 
