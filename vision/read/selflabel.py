@@ -1,10 +1,10 @@
 """Read a puzzle never seen before: sort the photo's own halves into half-types and pair them into motifs.
 
-Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per half-
-type: Ward's hierarchical clustering of their colours, colour layout, silhouette and fine structure, cut where the
-merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best small
-shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every motif is cut
-(a busy face fills the rest of a band), and then by their print alone there (blind to colour, so taken only as a
+Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
+half-type: Ward's hierarchical clustering of their colours, colour layout, silhouette and fine structure, cut where
+the merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best
+small shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every motif is
+cut (a busy face fills the rest of a band), and then by their print alone there (blind to colour, so taken only as a
 guess). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the rows nearest
 the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a figure is cut
 through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is plausible when
