@@ -8,7 +8,7 @@ import pytest
 
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
-from photosolve.vision.find.blocks import block_outline, parted
+from photosolve.vision.find.blocks import block_outline, parted, place_cells
 from photosolve.vision.geometry import intersect, line_through
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.find.segment import segment
@@ -81,3 +81,15 @@ def test_a_grid_with_bridged_gaps_is_found_exactly(puzzle, seed):
     found = segment(photo_from_array(scene.image), 9)
     score = score_reading([q.corners for q in found.tiles], None, scene.truth)
     assert score.found == 9 and score.worst_corner < 0.05
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5])
+def test_cells_are_placed_in_a_block_of_any_size(count):
+    # the widest tile size tried may not pass a cell's size: with a cell of 103 pixels it once did (103.2), and
+    # three such cells left no room for the middle one (numpy's argmax of nothing)
+    rng = np.random.default_rng(count)
+    for cell in range(40, 260):
+        starts, side = place_cells(rng.random(count * cell + 1), count, cell)
+        assert len(starts) == count and side <= cell
+        assert starts[0] == 0.0 and abs(starts[-1] + side - count * cell) < 1e-9
+        assert all(0.0 <= start <= count * cell - side for start in starts)

@@ -243,7 +243,8 @@ def place_cells(profile: np.ndarray, count: int, cell: int,
         return np.interp(x, positions, profile)
 
     best, best_score = ([float(c * cell) for c in range(count)], float(cell)), -np.inf
-    for side in np.arange(NARROWEST * cell, cell + 0.25, 0.5):
+    # no wider than `cell`: count cells of a side over it would not fit in the block (nowhere to place the inner ones)
+    for side in np.minimum(np.arange(NARROWEST * cell, cell + 0.25, 0.5), cell):
         starts = [0.0]
         score = 0.0
         for c in range(1, count - 1):
