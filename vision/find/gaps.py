@@ -37,9 +37,10 @@ def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level
     pixel's difference from the table, `level`: the table's own, table.table_level; `edges_image`: as for
     sides.refine_quad). The block's outer sides were fitted to its outline against the table already."""
     corners = order_screen_clockwise(quad)
-    canvas, from_canvas = rectified(difference.astype(np.float32, copy=False), corners, CELL, CELL, MARGIN)
+    margin = canvas_margin()
+    canvas, from_canvas = rectified(difference.astype(np.float32, copy=False), corners, CELL, CELL, margin)
     table = canvas <= NOT_TABLE * level
-    inner = slice(MARGIN + int(0.1 * CELL), MARGIN + int(0.9 * CELL))
+    inner = slice(margin + int(0.1 * CELL), margin + int(0.9 * CELL))
     if table[inner, inner].mean() > FACE_CLEAR:
         return quad  # the face looks like the table in places (dark on dark): the table map cannot tell the gaps
     along = np.rint(ALONG * CELL).astype(int)
@@ -102,10 +103,17 @@ def seen_at(table: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray) 
     return table[points[..., 1], points[..., 0]]
 
 
+def canvas_margin() -> int:
+    """Pixels kept around the rectified cell: the side search's, or more, so a gap looked for GAP_DEPTH outside a
+    side stays on the canvas."""
+    return max(MARGIN, int(round(GAP_DEPTH * CELL)) + 1)
+
+
 def side_points(side: int, along: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """Canvas pixels (x, y) `depth` inside side `side` (N E S W of the rectified tile) at `along` from its start."""
     along, depth = np.broadcast_arrays(along, depth)
-    near, far = MARGIN + depth, MARGIN + CELL - depth
-    x, y = {0: (MARGIN + along, near), 1: (far, MARGIN + along), 2: (MARGIN + along, far),
-            3: (near, MARGIN + along)}[side]
+    margin = canvas_margin()
+    near, far = margin + depth, margin + CELL - depth
+    x, y = {0: (margin + along, near), 1: (far, margin + along), 2: (margin + along, far),
+            3: (near, margin + along)}[side]
     return np.stack([x, y], axis=-1).astype(int)
