@@ -11,18 +11,26 @@ from ..geometry import apply_homography, fit_line, mean_side, quad_area, quad_fr
 from .quads import enclosing_quad, rough_quad
 from .sides import edge_strength, order_screen_clockwise, rectified
 
+# Moved: 0.9 dev 46, test 34; 1.5 dev 46, test 32.
 UNEVEN = 1.2  # how much stronger the edges of cells with gaps between them must be than those of the even split
+# Moved to 0.675 or 0.95: dev and test as set.
 NARROWEST = 0.9  # of a cell: the smallest tile in a block; wider gaps show the table and part the tiles' masks
 # Of the block's median difference from the table: the most a gap between its cells may differ from the table. A
 # gap shows the table (or a crack's shadow); between a printed border's inner edges lies more of the tiles: on
 # generated photos of faces with a 7% red border, those 'gaps' differ 0.94-1.9 times as much as the block. On 20
 # generated hard photos of plain faces, the gaps of the uneven splits that won on edges lay at 0.17-1.2 (mostly cells
 # on the printed frame line 1.4% inside each tile); the even split taken instead refines as exactly (59/60 exact).
+# Moved: 0.375 dev 46, test 34; 0.625 dev 46, test 34.
 GAP_TABLE = 0.5
+# Moved to 0.0375 or 0.0625: dev and test as set.
 BRIDGE = 0.05  # of a tile's side: the widest a bridge of mask across a gap between two tiles is cut
+# Moved: 0.375 dev 46, test 33; 0.625 dev 46, test 32.
 PIECE = 0.5  # of a tile's area: the least a piece parted from a block must hold to be a tile (not a motif's scrap)
+# Moved: 0.015 dev 46, test 33; 0.025 dev 46, test 32.
 SEAM = 0.02  # of a tile's side: pieces this near each other meet (touching tiles' regions are a seam apart)
+# Moved to 0.2625 or 0.4375: dev and test as set.
 CONTACT = 0.35  # of a tile's side: the longest a bridge between two tiles is; touching tiles meet all along a side
+# Moved to 0.6375 or 0.925: dev and test as set.
 WHOLE = 0.85  # of a block's mask: how much of it its pieces must keep, so no tile is lost in parting them
 
 

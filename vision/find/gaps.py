@@ -14,18 +14,24 @@ from ..geometry import apply_homography, line_through, mean_side, quad_area, qua
 from .sides import ALONG, CELL, MARGIN, REACH_LONE, order_screen_clockwise, rectified, refine_quad
 from .table import INSIDE, NOT_TABLE
 
+# Moved to 0.09 or 0.15: dev and test as set.
 GAP_DEPTH = 0.12  # of a side: the deepest a cell's side is looked into for a gap it crossed (an even grid's error)
 # Of a side's length: the least share of the band just inside a side that looks like the table for the side to
 # be taken off it. Cells of the dev families' grids that crossed a gap: 0.4-0.45 (a wedge); a tile's own: 0-0.01.
+# Moved to 0.15 or 0.25: dev and test as set.
 ON_TABLE = 0.2
 # A gap runs along a whole side, its end on a straight line; a motif's patch in the table's colour (a white shark
 # by a side on a white desk) does neither. Gaps the dev families' even grids crossed were seen at 0.85-1.0 of the
 # places along a side (0.42-0.52 on a steep hard photo and a gap a tile's corner nearly closed), their ends a median
 # 0.2-0.66 pixels (of 128 a side) off a line; white motifs beside a side in a solved board, at 0.54-0.58 of the
 # places, 0.94-3.1 pixels off.
+# Moved to 0.3 or 0.5: dev and test as set.
 GAP_SEEN = 0.4  # of the places along a side: the fewest where the gap is seen
+# Moved to 0.0045 or 0.0075: dev and test as set.
 GAP_STRAIGHT = 0.006  # of a side: the most the gap's end may lie off a straight line (median)
+# Moved to 0.0375 or 0.0625: dev and test as set.
 FACE_CLEAR = 0.05  # of a cell's inside: the most that may look like the table for its gaps to be told from it
+# Moved to 0.5625 or 0.9375: dev and test as set.
 SHRUNK = 0.75  # of its area: the least a cell may keep once taken off the gaps (else the table was its face)
 
 

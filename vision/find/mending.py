@@ -15,9 +15,13 @@ from .outlines import lone_quad, plausible, tile_shaped
 from .quads import rough_quad
 from .sides import REACH_LONE, order_screen_clockwise, refine_quad
 
+# Moved: 1.125 dev 46, test 32; 1.875 dev 46, test 35.
 CLEARLY_BETTER = 1.5  # how much better on edges a tile another reading saw alone must lie to replace the chosen one
+# Moved: 0.1125 dev 46, test 31; 0.1875 dev 46, test 35.
 ELSEWHERE = 0.15  # of a side: how far one of its corners must lie from the chosen tile's for it to replace it
+# Moved to 0.6 or 1.0: dev and test as set.
 PIECE = 0.8  # of a tile's area: a misshapen outline smaller than this is a piece of it, not the tile missing a corner
+# Moved to 0.225 or 0.375: dev and test as set.
 NEAR = 0.3  # of a side: how near a tile's centre another reading's outline must lie to be the same tile
 
 

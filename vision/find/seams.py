@@ -7,14 +7,21 @@ import numpy as np
 from ..geometry import line_through, mean_side, quad_from_lines, robust_line
 from .snap import SNAP_WEIGHTS, agreeing
 
+# Moved to 0.0015 or 0.0025: dev and test as set.
 SEAM_STEP = 0.002  # of a side, between samples of a trace across a seam
+# Moved to 24 or 40: dev and test as set.
 SEAM_POSITIONS = 32  # places along a seam where it is traced across
+# Moved to 0.105 or 0.175: dev and test as set.
 SEAM_DEPTH = 0.14  # of a side, how far each trace reaches into either tile
 # Of a side: how far, where traces that deep found no seam along both ends of it; a block's grid cut, each tile's
 # side then put on the strongest straight edge near it, can still lie 5-9% off the seam at one end.
+# Moved to 0.165 or 0.275: dev and test as set.
 SEAM_DEPTH_WIDE = 0.22
+# Moved to 0.06 or 0.1: dev and test as set.
 SEAM_REFERENCE = 0.08  # of a side: a trace's stretch deeper than this into a tile is that tile's face
+# Moved: 0.0525 dev 46, test 33; 0.0875 dev 46, test 32.
 SEAM_APART = 0.07  # of a side: faces ending farther apart than this are not across one seam
+# Moved to 0.0188 or 0.0312: dev and test as set.
 SEAM_WIDTH = 0.025  # of a side: the widest a seam's dark line is (1-2% seen); a gap showing the table is wider
 
 

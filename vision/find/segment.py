@@ -46,28 +46,36 @@ from ..types import Photo, TileQuad
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
 # reading of a generated medium photo scores 4-40, a wrong reading's under 1.5.
+# Moved to 6.0 or 10.0: dev and test as set.
 CONVINCING = 8.0
 # How far (of a side) a tile's side may move to where the face ends: across its side band, not onto things beyond it
 # in the face's colour (a checked cloth's white square beside a lone tile, which jumps 6-14%); its outline was
 # already put on its own edge.
+# Moved to 0.0225 or 0.0375: dev and test as set.
 BLOCK_SNAP = 0.03
+# Moved to 0.375 or 0.625: dev and test as set.
 SNAPPED_SUPPORT = 0.5  # of a tile's edge support before its sides were traced to where its face ends
+# Moved to 0.45 or 0.75: dev and test as set.
 RIVAL = 0.6  # of the best edge support: a reading this well supported that sees more lone tiles is preferred
 # Of the best edge support: a reading this well supported with the table around more of its tiles is preferred. The
 # tiles' outer edges against the table lay at 0.43-0.54 of their printed border's inner edge on generated medium
 # photos; on a checked cloth, readings with the table around a tile the best one was taken to lack lay under 0.11.
+# Moved to 0.225 or 0.375: dev and test as set.
 WHOLE_RIVAL = 0.3
 # Places (of 24 a side, see face_runs_on) where a lone tile's face runs on past its open sides: its mask lost a
 # strip of the face. A tile's true outline has at most 2 on 200 generated hard photos (none on medium ones); one
 # cut short by the strip a strict face mask lost to shading, 4.
+# Moved to 2 or 4: dev and test as set.
 CUT_SHORT = 3
 # Degrees off a right angle at two neighbouring corners of a tile cut from a block: a split of the table when its
 # sides lie on no clear edge (a pale desk taken in with the tiles of the real skiers' photo turned 7 degrees, its
 # top row of cells 30 degrees askew; the tiles of the right reading there, 8 or less).
+# Moved to 15.0 or 25.0: dev and test as set.
 ASKEW = 20.0
 # Of a side's length: how much more of the band just inside an outline may be table than of the one it replaces.
 # Outlines of a block's tile that took in a wedge of the gap beside it: 0.41-0.45; the tile's own: 0-0.005 (dev
 # emoji-food easy 20008, where two kinds of reading agreed on the wedge).
+# Moved to 0.1125 or 0.1875: dev and test as set.
 TAKEN_IN = 0.15
 
 

@@ -10,7 +10,9 @@ from ..geometry import apply_homography, line_through, mean_side, quad_from_line
 
 CELL = 128  # pixels per tile side when a tile is rectified to search for its sides
 MARGIN = 16  # pixels kept around the rectified tile, room for the side search
+# Moved: 0.015 dev 45, test 32; 0.025 dev 46, test 33.
 REACH_LONE = 0.02  # how far (of a side) a lone tile's side may lie from its outline in the face mask
+# Moved: 0.0338 dev 46, test 40; 0.0562 dev 45, test 33.
 REACH_BLOCK = 0.045  # how far a side of a tile split from a block may lie from the grid's estimate
 # Where along a side its edge is sampled (of the side; the rounded corners left out), and those places' pixels in
 # the rectified tile: the same for every tile, so made once.
@@ -149,9 +151,13 @@ def remembered_support(image: np.ndarray) -> Callable[[np.ndarray], float]:
     return support
 
 
+# Moved to 0.06 or 0.1: dev and test as set.
 SAME_TILE = 0.08  # of a side: the farthest corner of two readings' outlines of one tile
+# Moved to 0.0112 or 0.0187: dev and test as set.
 NEARLY_SAME = 0.015  # of a side: outlines whose corners all lie this near are one outline
+# Moved to 1.125 or 1.875: dev and test as set.
 CLEARLY_SHARPER = 1.5  # how much better on edges another reading's outline of a tile must lie to replace it
+# Moved: 0.0375 dev 46, test 33; 0.0625 dev 46, test 32.
 LESS_SQUARE = 0.05  # this much more elongated (length over width) than the outline it replaces: a patch joined on
 
 
@@ -194,9 +200,11 @@ def sharpest_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[tu
     return result
 
 
+# Moved: 0.015 dev 46, test 34; 0.025 dev 46, test 34.
 AGREE = 0.02  # of a side: two readings' outlines of a tile whose corners all lie this near say the same
 # Of a side: the farthest corner of another reading's outline of the same tile that is weighed in agreed_outlines.
 # Wrong outlines chosen on the dev families' photos (a side on a printed frame or a shadow) lay 5-9% off.
+# Moved: 0.09 dev 46, test 34; 0.15 dev 46, test 33.
 SAME_TILE_WIDE = 0.12
 
 
@@ -255,8 +263,11 @@ def no_less_square(tiles: list[tuple[np.ndarray, bool]],
 
 RUN_CELL = 64  # pixels per tile side when a tile is rectified to look across its sides
 RUN_PLACES = 24  # places along each side where it is looked across
+# Moved to (0.0225,0.0525) or (0.0375,0.0875): dev and test as set.
 RUN_INSIDE = (0.03, 0.07)  # of a side: the stretch inside a side whose colour is the face's there (past a frame line)
+# Moved to 0.075 or 0.125: dev and test as set.
 RUN_OUTSIDE = 0.10  # of a side: how far past the side the face's colour must run on, unbroken
+# Moved to (4.5,9.0) or (7.5,15.0): dev and test as set.
 RUN_TOLERANCE = (6.0, 12.0)  # weighted Lab: the least and most a colour may differ from the face's and be it
 
 

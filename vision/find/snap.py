@@ -15,6 +15,7 @@ SNAP_INNER = int(round(0.1 * SNAP_CELL))  # traces start this far inside the sid
 SNAP_OUTER = SNAP_REACH + int(round(0.1 * SNAP_CELL))  # and end this far outside: past the edge, the face
 # colour must not come back for a while
 SNAP_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)
+# Moved to 0.6 or 1.0: dev and test as set.
 SNAP_SUPPORT = 0.8  # of the step across a side where it was: a traced side must lie on a step nearly as sharp
 
 

@@ -15,18 +15,24 @@ import numpy as np
 from ..geometry import line_through, quad_from_lines, side_lengths
 from .sides import REACH_BLOCK, REACH_LONE, edge_support, order_screen_clockwise, refine_quad
 
+# Moved to 0.795 or 1.325: dev and test as set.
 SQUARE = 1.06  # sides this close in length: the outline is a whole tile, seen at a slant at most
+# Moved to 1.125 or 1.875: dev and test as set.
 CLEARLY = 1.5  # how many times better a square's edge support must be than the outline's
+# Moved to 0.375 or 0.625: dev and test as set.
 WEAK = 0.5  # of the reading's typical tile's edge support: a tile this weakly outlined may have lost a strip
 # Degrees from a right angle at two neighbouring corners: a side that may cut across the tile's face, as a patchy
 # mask's hull does (white tiles on a white desk: 10-28 degrees)...
+# Moved to 7.5 or 12.5: dev and test as set.
 SKEWED = 10.0
 # ...and how well the trued outline must lie on edges, of the skewed one's support: a faint tile's real edges lie
 # little better than the cut, but a square outline is far likelier a tile's.
+# Moved: 0.6 dev 46, test 33; 1.0 dev 46, test 35.
 TRUED = 0.8
 # Edge support under which a skewed outline may be such a cut: white tiles on a white desk score 0.4-1.9. A tilted
 # camera skews a tile as much (up to 27 degrees on 200 generated hard photos), and a clear tile's sides lie on its
 # edges (4-40); trued, one outlined wrong at 2.3 was put on a motif's straight line.
+# Moved: 1.5 dev 46, test 36; 2.5 dev 46, test 31.
 FAINT = 2.0
 
 

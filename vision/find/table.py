@@ -14,19 +14,25 @@ from .snap import open_sides
 
 # Of a side, outside it: where the table is looked for. Past the tile's own side band and the darkest of its cast
 # shadow (thickness up to 3% of a side on generated hard photos), inside the narrowest printed border we drew (7%).
+# Moved: (0.03,0.0675) dev 46, test 33; (0.05,0.1125) dev 46, test 32.
 RING = (0.04, 0.09)
 ALONG = (0.1, 0.9)  # of a side: the stretch of it looked along (the rounded corners left out)
 # How far around the reading's tiles (of their size, from their centre) the table's own level is measured beyond.
+# Moved to 0.975 or 1.625: dev and test as set.
 AROUND = 1.3
 # The table's difference from its own border colours, in the ring outside a true tile's open side, on 24 generated
 # hard photos (all backgrounds, all layouts): at most 2.2 times the table's level elsewhere (the checked cloth's,
 # under uneven light); outside a face-colour outline of a face with a printed border, 5 to 30 times.
+# Moved: 2.25 dev 46, test 33; 3.75 dev 46, test 32.
 NOT_TABLE = 3.0
+# Moved: 1.5 dev 46, test 33; 2.5 dev 46, test 32.
 LEAST_LEVEL = 2.0  # the table's level counted as at least this much: a plain table differs from itself by 1-1.5
+# Moved to (0.0075,0.03) or (0.0125,0.05): dev and test as set.
 INSIDE = (0.01, 0.04)  # of a side, inside it: the band of face along each side, past its rounded edge
 # Of a side: how deep a strip of what differs from the table an outline standing in for a tile may leave out of the
 # one it replaces, along any side (its mean depth along that side). A tile's cast shadow is up to 3% deep on
 # generated hard photos; the outline on a printed border's inner edge leaves out the border, 4-7%.
+# Moved to 0.03 or 0.05: dev and test as set.
 LEFT_OUT = 0.04
 
 
