@@ -20,11 +20,16 @@ from .shading import shadow_field
 
 THUMB = (8, 16)  # rows, columns of the colour thumbnail
 WHITE_GRID = 16  # the face's white is fitted on a WHITE_GRID x WHITE_GRID summary of the tile
+# Moved: linspace(-45, 45, 7) dev 96/60/7, test 38/16/5; linspace(-75, 75, 7) dev 94/62/7, test 37/17/7.
 AB_CENTRES = np.linspace(-60, 60, 7)  # soft histogram bin centres on each of Lab's a and b axes
+# Moved: 9.0 dev 96/60/7, test 38/16/7; 15.0 dev 96/63/7, test 37/17/7.
 AB_SIGMA = 12.0
 LIGHT_CENTRES = np.linspace(10, 90, 5)  # soft histogram of the lightness of the motif's grey parts
+# Moved: 9.0 dev 97/63/6, test 39/18/6; 15.0 dev 98/60/5, test 39/19/6.
 LIGHT_SIGMA = 12.0
 THUMB_WEIGHT = 1.0  # per unit of Lab / 100
+# Weighs against a template set only: read with none, each descriptor is put on its own scale (moved to 1.125 or
+# 1.875: dev and test as set). THUMB and THUMB_WEIGHT, likewise, only against a template set.
 HIST_WEIGHT = 1.5
 TOP = 255.0  # the camera's top: a face brighter than this reads this
 CUT_OFF = 250.0  # a channel this bright (noise aside) may be cut off at the top

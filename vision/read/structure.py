@@ -16,11 +16,15 @@ import numpy as np
 
 from ..rectify import motif_weight, territory
 
+# Moved: 0.375 dev 98/61/6, test 37/17/8; 0.625 dev 99/62/5, test 37/18/8.
 SCALE = 0.5  # halves compared at half the rectified size: 64 pixels a side of a 128-pixel tile
+# Moved: 1.5 dev 98/60/7, test 36/17/6; 2.5 dev 98/61/6, test 38/17/7.
 BLUR = 2.0  # pixels (at SCALE): what is slower than this is light, not print
 # Shifts tried, in pixels at SCALE: across the edge and along it up to 5-6% of a side, as halfmatch's
 SHIFTS_ACROSS = range(-3, 4)
+# Moved: range(-3, 4) dev 97/60/6, test 39/18/6; range(-5, 6) dev 97/61/6, test 39/18/6.
 SHIFTS_ALONG = range(-4, 5)
+# Moved: 1 dev 96/60/6, test 37/17/8; 3 dev 96/60/6, test 38/18/6.
 EDGE_ROWS = 2  # rows nearest the edge left out, where a wrong outline shows table (halfmatch.EDGE_ROWS's 3%)
 
 
