@@ -12,11 +12,14 @@ photosolve.vision.read or photosolve.vision (`structure.BLUR=1.5`, `rectify.BAND
 bound by name (bench/constants.py). Per split (dev families: tune on these; test: report only): photos with every
 edge right (up to renaming the motifs), of those how many no question is asked of, wrong solutions given unasked, and
 photos asked about, as bench/families.py counts them. `--cache DIR` keeps each
-photo's halves (npz) so that later runs skip making the photos.
+photo's halves (npz) so that later runs skip making the photos. With `--balance` the cache keeps the rectified tiles
+instead, and every line cuts and white-balances them again, so that constants acting there can be moved too
+(rectify.BAND_DEPTH, face.CHROMA_TOLERANCE, shading.STEP, ...); a little slower a line.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -40,19 +43,45 @@ from constants import PACKAGE, moved, parsed, vision_modules  # noqa: E402
 from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
 
 
-def halves_at_true_corners(family: str, seed: int, tier: str, cache: Path | None):
-    """The photo's bands in one light (tiles x 4 x h x w x 3), the face's Lab and the true labels (tiles x 4)."""
+def tiles_at_true_corners(family: str, seed: int, tier: str, cache: Path | None):
+    """The photo's tiles rectified where the truth says they lie (tiles x size x size x 3) and the true labels."""
+    stored = cache / f"{family}-{tier}-{seed}.tiles.npz" if cache else None
+    if stored and stored.exists():
+        data = np.load(stored)
+        return data["squares"], data["truth"]
+    scene = make_scene(f"family:{family}:{MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]}", seed, tier=tier)
+    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
+    squares = rectify_all(photo_from_array(scene.image), quads)
+    truth = np.array([tile["edges"] for tile in scene.truth["tiles"]])
+    if stored:
+        stored_whole(stored, squares=squares, truth=truth)
+    return squares, truth
+
+
+def stored_whole(path: Path, **arrays) -> None:
+    """np.savez_compressed to a new file first, then renamed: two runs sharing a cache never read half a file."""
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    with open(part, "wb") as file:
+        np.savez_compressed(file, **arrays)
+    os.replace(part, path)
+
+
+def halves_at_true_corners(family: str, seed: int, tier: str, cache: Path | None, balance: bool = False):
+    """The photo's bands in one light (tiles x 4 x h x w x 3), the face's Lab and the true labels (tiles x 4).
+    balance: cut and balanced now from the rectified tiles (those cached, not the halves)."""
+    if balance:
+        squares, truth = tiles_at_true_corners(family, seed, tier, cache)
+        bands, face = white_bands(squares)
+        return bands, face, truth
     stored = cache / f"{family}-{tier}-{seed}.npz" if cache else None
     if stored and stored.exists():
         data = np.load(stored)
         return data["bands"].astype(np.float32), data["face"], data["truth"]
-    scene = make_scene(f"family:{family}:{MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]}", seed, tier=tier)
-    quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
-    bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
-    truth = np.array([tile["edges"] for tile in scene.truth["tiles"]])
+    squares, truth = tiles_at_true_corners(family, seed, tier, None)
+    bands, face = white_bands(squares)
     bands = bands.astype(np.float16)  # as cached: every line of a run reads the very same halves
     if stored:
-        np.savez_compressed(stored, bands=bands, face=face, truth=truth)
+        stored_whole(stored, bands=bands, face=face, truth=truth)
     return bands.astype(np.float32), face, truth
 
 
@@ -76,6 +105,8 @@ def main() -> int:
     parser.add_argument("--per-tier", type=int, default=12)
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--cache", type=Path)
+    parser.add_argument("--balance", action="store_true",
+                        help="cut and white-balance the halves on every line (the cache keeps the rectified tiles)")
     args = parser.parse_args()
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
@@ -93,7 +124,7 @@ def main() -> int:
         totals = {"dev": np.zeros(4, int), "test": np.zeros(4, int)}
         with moved(changes):
             for split, family, seed, tier in photos:
-                right, asked, wrong = judged(*halves_at_true_corners(family, seed, tier, args.cache))
+                right, asked, wrong = judged(*halves_at_true_corners(family, seed, tier, args.cache, args.balance))
                 totals[split] += (right, right and not asked, wrong, asked)
         line = "  ".join(f"{split} {' / '.join(str(v) for v in counts)}" for split, counts in totals.items())
         print(f"{setting or 'as set':<36} {line}", flush=True)
