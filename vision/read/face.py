@@ -34,6 +34,7 @@ LIGHT_TOLERANCE = 0.35
 BRIGHTER = 1.3
 # Moved (cut and balanced again) to 0.056 or 0.094: dev and test as set.
 PRINT_SHARE = 0.075
+# Moved (cut and balanced again): 0.99 dev 96/60/7, test 38/18/6; 0.998 dev 94/59/7, test 37/18/5.
 WHITE_SHARE = 0.995  # the photo's white: the brightness its tiles reach, all but this share of their pixels
 # A pixel is motif when it is at least this unlike the face in chroma (Lab a, b) or in lightness: on a white face,
 # a chroma of 12 or a lightness under 75, as the halves have always been told apart from card.

@@ -33,6 +33,7 @@ THUMB_WEIGHT = 1.0  # per unit of Lab / 100
 HIST_WEIGHT = 1.5
 TOP = 255.0  # the camera's top: a face brighter than this reads this
 CUT_OFF = 250.0  # a channel this bright (noise aside) may be cut off at the top
+# Moved (cut and balanced again) to 0.075 or 0.125: dev and test as set.
 TOP_SHARE = 0.1  # the share of the face at the top in a channel for it to be taken as cut off
 MIN_BELOW_CELLS = 4  # face cells wholly below the top that give a cut-off channel its level
 MIN_FACE_CELLS = 12  # of the WHITE_GRID x WHITE_GRID cells, the fewest a face plane is fitted to

@@ -22,11 +22,13 @@ GRID = 32  # cells a side: a shadow's edge is followed to 1/32 of a tile
 NEUTRAL = 0.08  # log units: a face cell's channels differ from the plane's by as much, give or take this
 # Moved (cut and balanced again): 0.0375 dev 96/59/7, test 39/18/6; 0.0625 dev 96/60/6, test 39/16/6.
 PLAIN = 0.05  # log units: the spread of lightness within a face cell, at most (a motif's edges spread more)
+# Moved (cut and balanced again) to 0.045 or 0.075: dev and test as set.
 LIT = 0.06  # log units: a face cell this near the plane is lit face, where the following begins
 # Moved (cut and balanced again): 0.09 dev 97/60/6, test 39/18/6; 0.15 dev 96/60/6, test 39/16/6.
 STEP = 0.12  # log units: a shadow's edge falls by at most this from one cell to the next
 # Moved (cut and balanced again): 0.075 dev 96/60/6, test 39/18/6; 0.125 dev 95/59/7, test 39/18/6.
 MATTERS = 0.10  # log units: a field no deeper than this anywhere is no shadow
+# Moved (cut and balanced again): (1.5,4.5) dev 96/60/6, test 39/18/6; (2.5,7.5) dev 98/60/5, test 39/18/6.
 REACH = (2.0, 6.0)  # cells: how far the face cells' shading is spread over a motif, near first then far
 
 
