@@ -24,10 +24,12 @@ from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, list
                                         true_edges_as_found)
 from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
+from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges
+from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges,
+                                        seams_first)
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.read.selflabel import SELF_READ_NAME
 
@@ -49,6 +51,15 @@ def teacher_templates(truth: dict, art, seed: int):
     return templates
 
 
+def arrangement_given(checked, halves, rows: int, cols: int):
+    """The arrangement `photosolve PHOTO` draws for a repaired reading (checked): of all the repaired edges allow,
+    the one whose seams the photo's figures run on across best; None when there is none."""
+    if checked.solution is None:
+        return None
+    solved = solve(Puzzle.from_edges([tuple(int(v) for v in tile) for tile in checked.edges]), rows, cols)
+    return seams_first(solved.solutions, halves)[0]
+
+
 def judge(halves, mode: str, templates, truth: dict) -> dict:
     """Read the photo's halves one way and compare with the truth."""
     rows, cols = truth["rows"], truth["cols"]
@@ -67,7 +78,8 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     score = score_reading(corners, labels, truth)
     checked = repair(edge_posteriors(reading), rows, cols, rival=True)
     questions = questions_before_solving(checked, guessed)
-    true_solution = checked.solution is not None and arrangement_fits(checked.solution, true_found)
+    given = arrangement_given(checked, halves, rows, cols)
+    true_solution = given is not None and arrangement_fits(given, true_found)
     return {"exact": score.all_tiles_exact, "edges": score.all_edges_right, "edges_right": score.edges_right,
             "edge_count": score.edges, "solved": true_solution, "asked": questions > 0,
             "wrong_unasked": checked.solution is not None and not true_solution and questions == 0}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -122,7 +122,7 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         puzzle, reading = review_on_page(puzzle, reading, doubtful, photo, halves, read.how, rows, cols, photo_path,
                                          tiles_target, solved_target)
     with stages.stage("solving"):
-        result = solve_board(puzzle, rows, cols, photo_path)
+        result = by_seams(solve_board(puzzle, rows, cols, photo_path), halves)
     first = result.solutions[0] if result.solutions else None
     if first is not None and solved_target is not None:
         with stages.stage("drawing the solution"):
@@ -339,6 +339,18 @@ def solve_board(puzzle: Puzzle, rows: int, cols: int, photo_path: str):
         return solve(puzzle, rows, cols)
     except BoardSizeError as error:
         raise Fail(f"{photo_path}: {error}", ExitCode.BAD_INPUT) from None
+
+
+def by_seams(result, halves):
+    """The solutions, those whose seams the photo's figures run on across best first (vision.pipeline.seams_first):
+    the first is the one drawn, and where the reading allows several arrangements the photo tells which is true."""
+    from ..vision.pipeline import seams_first
+
+    if len(result.solutions) < 2:
+        return result
+    say(f"{len(result.solutions)} arrangements fit the tiles as read: listed by how well the figures in the photo "
+        f"run on across their seams, the best first")
+    return replace(result, solutions=seams_first(result.solutions, halves))
 
 
 def repair_reading(posteriors, rows: int, cols: int, rival: bool = False):

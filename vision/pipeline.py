@@ -150,3 +150,14 @@ def edge_posteriors(reading: Reading) -> list[list[dict[int, float]]]:
     """The reading's probabilities as the solver's repair takes them: per tile, per side, label -> probability."""
     labels = [int(v) for v in reading.candidates]
     return [[dict(zip(labels, map(float, side))) for side in tile] for tile in reading.posterior]
+
+
+
+def seams_first(solutions: tuple, halves: Halves) -> tuple:
+    """The arrangements of the photo's tiles, those whose seams its figures run on across best first
+    (read/continuity.py): the first is the one photosolve draws."""
+    from .read.continuity import by_continuity, meeting_costs
+
+    if len(solutions) < 2:
+        return tuple(solutions)
+    return by_continuity(tuple(solutions), meeting_costs(halves.bands, halves.face))
