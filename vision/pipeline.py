@@ -152,7 +152,6 @@ def edge_posteriors(reading: Reading) -> list[list[dict[int, float]]]:
     return [[dict(zip(labels, map(float, side))) for side in tile] for tile in reading.posterior]
 
 
-
 def seams_first(solutions: tuple, halves: Halves) -> tuple:
     """The arrangements of the photo's tiles, those whose seams its figures run on across best first
     (read/continuity.py): the first is the one photosolve draws."""

@@ -8,9 +8,9 @@ across the seam (cut.py), so the true arrangement's inner seams meet better, sum
 Measured (2026-11-27) by reading two motifs of a photo as one, each two motifs both ways, where the tiles then lie
 in true and wrong ways alike: the real dev photos' grids (../shared/realphotos: the turtle board, the solved
 turtles, the skiers; halves where photosolve finds the tiles, motifs as the truth says) 29 of 29 times the way whose
-seams meet best is a true one (the solver's first 7 of 29), the scattered cars 10 of 11 (1 of 11); the bundled samples, read
-as photosolve reads them, 37 of 44 (the solver's first 1 of 44); the dev art families' found tiles 1411 of 1922
-(73%: a small detail or a close colour barely shows at the cut; outlines found 5% off move the rows compared).
+seams meet best is a true one (the solver's first 7 of 29), the scattered cars 10 of 11 (1 of 11); the bundled
+samples, read as photosolve reads them, 37 of 44 (1 of 44); the dev art families' found tiles 1411 of 1922 (73%: a
+small detail or a close colour barely shows at the cut; outlines found 5% off move the rows compared).
 Comparing rows further from the cut (cut.DEPTHS to 8 or 12 pixels, SHIFTS to 3 or 5 cells) gave 1368-1395.
 Whole pipeline, no templates (bench/families.py, seeds 20000 and 10000, 36 photos per split and tier; against the
 arrangement the repair meets first, as judged before, same day): solved right dev 136 -> 138 of 216, test families
