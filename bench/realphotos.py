@@ -23,7 +23,7 @@ from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
-from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_photo_edges
+from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_photo_edges, seams_first
 from photosolve.vision.types import Photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,9 +78,10 @@ def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
     seconds = time.perf_counter() - started
     truth_edges = true_edges(truth, halves.quads, photo)
     right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
-    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3, first=True)
-    verdict = "true" if result.solutions and arrangement_fits(result.solutions[0], truth_edges) else \
-        ("none" if not result.solutions else "FALSE")
+    # the arrangement photosolve gives: of those the reading allows, the one whose seams meet best
+    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3)
+    given = seams_first(result.solutions, halves)
+    verdict = "true" if given and arrangement_fits(given[0], truth_edges) else ("none" if not given else "FALSE")
     # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution, and how
     # many motifs there are when they are a guess.
     questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), bool(read.guess))
