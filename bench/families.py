@@ -7,8 +7,9 @@ Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by
   learned: with templates learned from one other photo of the same puzzle (a medium, scattered photo), as
            bench/vision_accuracy.py's random_case does and `photosolve learn` would.
 Per family, tier and way: photos whose tiles were all found exactly, whose every edge was read right, that were
-solved right (the arrangement given after repair is a true one), on which a question is asked, and on which a wrong
-solution is given unasked. DEV families may be tuned on; TEST families are only to be reported.
+solved right (the arrangement given is a true one: of those the repaired reading allows, the one whose seams meet
+best, as `photosolve PHOTO` draws it), on which a question is asked, and on which a wrong solution is given unasked.
+DEV families may be tuned on; TEST families are only to be reported.
 """
 from __future__ import annotations
 
