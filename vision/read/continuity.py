@@ -34,7 +34,7 @@ SIDES = 4  # halves per tile, N E S W as read
 # Chroma counted twice besides (the light changes more from tile to tile than a print's hue) gave dev 1529, test
 # 1543, but real photos 38.
 SEAM_CHANNELS = slice(0, 3)
-EAST, SOUTH, WEST, NORTH = 1, 2, 3, 0
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3  # sides, as read and on the board
 
 
 def meeting_costs(bands: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarray:
