@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from ..solver.board_text import describe_placements, render_board
 from ..solver.search import BoardSizeError, solve
 from ..solver.tilefile import MAX_TILES
 from ..solver.tiles import Puzzle
@@ -403,7 +402,7 @@ def add_photo_fields(document: dict, photo, halves, reading, templates_name: str
 
 
 def print_photo_result(puzzle: Puzzle, result, reading) -> None:
-    from .solve_cmd import summary_line
+    from .solve_cmd import print_boards, summary_line
 
     print("Read from the photo (tile numbers as in --annotate; N is the side facing up in the photo):")
     for tile in puzzle.tiles:
@@ -412,8 +411,4 @@ def print_photo_result(puzzle: Puzzle, result, reading) -> None:
         print(f"  tile {tile.id}: " + "  ".join(f"{side} {text:<16}" for side, text in zip("NESW", cells)).rstrip())
     print()
     print(summary_line(puzzle, result))
-    for number, solution in enumerate(result.solutions, start=1):
-        print(f"\nSolution {number} of {len(result.solutions)}:")
-        print(render_board(puzzle, solution))
-        for line in describe_placements(puzzle, solution):
-            print("  " + line)
+    print_boards(puzzle, result)

@@ -151,6 +151,11 @@ def print_result(puzzle: Puzzle, result: SolveResult, as_json: bool) -> None:
         print(json.dumps(solution_document(puzzle, result), indent=1))
         return
     print(summary_line(puzzle, result))
+    print_boards(puzzle, result)
+
+
+def print_boards(puzzle: Puzzle, result: SolveResult) -> None:
+    """The solutions as text boards with their placements, the first SHOWN_SOLUTIONS of them."""
     shown = result.solutions[:SHOWN_SOLUTIONS]
     for number, solution in enumerate(shown, start=1):
         print(f"\nSolution {number} of {len(result.solutions)}:")

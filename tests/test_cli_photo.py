@@ -228,6 +228,21 @@ def test_saved_tiles_can_be_edited_and_solved_with_the_photos_own_crops(dogs_pho
     assert "edges: as typed in" in edited.stderr and "no solution" in edited.stderr
 
 
+def test_many_arrangements_are_listed_as_photosolve_solve_lists_them(dogs_photo, tmp_path):
+    # Edges that let the tiles lie in 249 ways: the text shows the first hundred, best seams first, and says so.
+    photo, _ = dogs_photo
+    typed = tmp_path / "loose.tiles"
+    typed.write_text("2 -2 2 -2\n-2 2 -2 -1\n2 1 2 -1\n2 1 -1 2\n2 1 1 -2\n-2 1 2 1\n-2 -1 1 2\n-2 -2 1 1\n"
+                     "1 -2 2 2\n")
+    result = run(str(photo), "--tiles", str(typed))
+    assert result.exit_code == 0, result.stderr
+    assert "249 arrangements fit the tiles as read: listed by how well the figures" in result.stderr
+    assert result.stdout.count("\nSolution ") == 100 and "Solution 100 of 249:" in result.stdout
+    assert "(149 more solutions not shown: --json lists them all)" in result.stdout
+    listed = json.loads(run(str(photo), "--tiles", str(typed), "--json").stdout)["solutions"]
+    assert len(listed) == 249
+
+
 def test_a_tile_file_for_another_count_is_refused(dogs_photo, tmp_path):
     photo, _ = dogs_photo
     short = tmp_path / "short.tiles"
