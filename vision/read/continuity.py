@@ -5,14 +5,14 @@ puzzle with several solutions), every way fits as read and the solver lists them
 photo can tell them apart: wherever the two halves of one motif meet, the figure's outline and colours run on
 across the seam (cut.py), so the true arrangement's inner seams meet better, summed, than a wrong one's.
 
-Measured (2026-11-27) by reading two motifs of a photo as one, each two motifs both ways, where the tiles then lie
-in true and wrong ways alike: the real dev photos' grids (../shared/realphotos: the turtle board, the solved
-turtles, the skiers; halves where photosolve finds the tiles, motifs as the truth says) 29 of 29 times the way whose
-seams meet best is a true one (the solver's first 7 of 29), the scattered cars 10 of 11 (1 of 11); the bundled
-samples, read as photosolve reads them, 37 of 44 (1 of 44); the dev art families' found tiles 1491 of 1922 (78%;
-test families, never tuned on, 1551 of 1912: a small detail or a close colour barely shows at the cut, and outlines
-found 5% off move the rows compared). Comparing rows further from the cut (cut.DEPTHS to 8 or 12 pixels, SHIFTS to 3
-or 5 cells) did no better on the dev families.
+Measured (2026-11-27, bench/continuity.py) by reading two motifs of a photo as one, each two motifs both ways, where
+the tiles then lie in true and wrong ways alike: the real dev photos (../shared/realphotos; halves where photosolve
+finds the tiles, motifs as the truth says) 39 of 40 times the way whose seams meet best is a true one (the solver's
+first 8 of 40); the bundled samples, read as photosolve reads them, 44 of 44 (1 of 44); the art families' photos
+(seeds 20000 and 10000, 12 a tier) dev 1518 of 1922 (79%; the solver's first 434), test families (never tuned on)
+1551 of 1912 (81%; 442): a small detail or a close colour barely shows at the cut, and outlines found 5% off move
+the rows compared. Comparing rows further from the cut (cut.DEPTHS to 8 or 12 pixels, SHIFTS to 3 or 5 cells) did
+no better on the dev families.
 Whole pipeline, no templates (bench/families.py, seeds 20000 and 10000, 36 photos per split and tier; against the
 arrangement the repair meets first, as judged before, same day): solved right dev 136 -> 139 of 216, test families
 (never tuned on) 114 -> 123; wrong solutions given unasked dev 4 -> 4, test 8 -> 4; every edge and every question
@@ -29,10 +29,10 @@ from .face import WHITE_LAB
 SIDES = 4  # halves per tile, N E S W as read
 # The cut profiles' channels compared here (cut.py: Lab lightness, a, b, each over 100, then the share of motif): the
 # colours only. The share of motif only thresholds those colours, and where a figure's edge nears the threshold it
-# flips. Measured on the merges above (two motifs read as one), the seams pick a true way on the dev families 1411 ->
-# 1491 of 1922, on the test families (never tuned on) 1394 -> 1551 of 1912; real dev photos 39 of 40 either way.
-# Chroma counted twice besides (the light changes more from tile to tile than a print's hue) gave dev 1529, test
-# 1543, but real photos 38.
+# flips. Measured on the merges above (halves stored at half precision), the seams pick a true way on dev 1411 ->
+# 1491 of 1922, on the test families (never tuned on) 1394 -> 1551 of 1912; real dev photos 39 of 40 either way, the
+# samples 37 -> 44 of 44. Chroma counted twice besides (the light changes more from tile to tile than a print's hue)
+# gave dev 1529, test 1543, but real photos 38.
 SEAM_CHANNELS = slice(0, 3)
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3  # sides, as read and on the board
 
