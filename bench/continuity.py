@@ -5,7 +5,7 @@
 
 Each photo's halves are cut where photosolve finds the tiles; their true edges are then read with two motifs taken
 for one (each two motifs, both ways: +b as +a, or crossed). Where the tiles so read lie in true and wrong ways
-alike (and in at most MOST_WAYS ways), the way photosolve gives (vision.pipeline.seams_first: the seams the figures
+alike (and in at most MOST_WAYS ways), the way photosolve gives (continuity.by_continuity: the seams the figures
 run on across best) is judged against the truth, beside the solver's first way. Photos: the real ones in
 ../shared/realphotos (the grids' truth by grid_rc; the scattered cars' by the tiles' centres), the bundled samples
 (their edges as photosolve reads them, which is right), and the art families' photos of bench/families.py, per split
@@ -27,7 +27,8 @@ from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo, photo_from_array
-from photosolve.vision.pipeline import cut_halves, read_photo_edges, seams_first
+from photosolve.vision.pipeline import cut_halves, read_photo_edges
+from photosolve.vision.read.continuity import by_continuity, meeting_costs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families.py gives its seeds)
@@ -41,6 +42,7 @@ def merges(edges: np.ndarray, halves, rows: int, cols: int) -> list[tuple[bool, 
     """For every two motifs read as one, both ways, where true and wrong ways both lay out: (seams' way true,
     solver's first way true)."""
     motifs = sorted({abs(int(v)) for v in edges.ravel()} - {0})
+    meeting = meeting_costs(halves.bands, halves.face)  # once a photo: every merge's ways are ranked by it
     out = []
     for i, keep in enumerate(motifs):
         for gone in motifs[i + 1:]:
@@ -51,7 +53,7 @@ def merges(edges: np.ndarray, halves, rows: int, cols: int) -> list[tuple[bool, 
                     continue
                 true = [arrangement_fits(s, edges) for s in solutions]
                 if any(true) and not all(true):
-                    out.append((arrangement_fits(seams_first(solutions, halves)[0], edges), true[0]))
+                    out.append((arrangement_fits(by_continuity(solutions, meeting)[0], edges), true[0]))
     return out
 
 
