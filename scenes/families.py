@@ -219,6 +219,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            _emoji_motifs(emoji.ANIMALS, emoji.BROWN_ANIMALS), (1.0, 1.15), True),
     Family("emoji-food", "dev", "Noto emoji food: distinct, all brown (bread, cookies), one dish recoloured",
            _emoji_motifs(emoji.FOOD, emoji.BROWN_FOOD), (1.0, 1.15), True),
+    Family("emoji-nature", "dev", "Noto emoji plants, weather and sky: distinct, all green (trees, leaves), one "
+           "recoloured", _emoji_motifs(emoji.NATURE, emoji.GREEN_NATURE), (1.0, 1.15), True),
     Family("photos-a", "dev", "crops of skimage's astronaut, coffee and Hubble photos, covering most of the tile",
            _photo_motifs(("astronaut", "coffee", "hubble")), (1.05, 1.2), False),
     Family("emoji-vehicles", "test", "Noto emoji vehicles: distinct, all red, one car in four colours (two close)",
