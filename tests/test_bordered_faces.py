@@ -8,6 +8,7 @@ import numpy as np
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.find.background import table_difference
+from photosolve.vision.find.seams import fit_seams
 from photosolve.vision.find.segment import find_tiles
 from photosolve.vision.find.table import LEFT_OUT, object_left_out, table_level
 from photosolve.vision.load import photo_from_array
@@ -46,3 +47,35 @@ def test_a_bordered_tile_keeps_its_own_outline():
     scene = make_scene("family:emoji-animals", 10006, tier="easy", layout="scattered")
     tiles = find_tiles(photo_from_array(scene.image), len(scene.truth["tiles"]))
     assert score_reading([t.corners for t in tiles], None, scene.truth).all_tiles_exact
+
+
+def two_tiles(border: int, gap: int, seam_line: bool) -> np.ndarray:
+    """Two 200-pixel tiles side by side on the table, `gap` pixels apart, faces inside a `border`-pixel border."""
+    image = np.zeros((300, 560, 3), np.uint8)
+    image[:] = TABLE
+    for left in (40, 240 + gap):
+        cv2.fillConvexPoly(image, square(left, 50, 200).astype(np.int32), BORDER)
+        cv2.fillConvexPoly(image, square(left + border, 50 + border, 200 - 2 * border).astype(np.int32), FACE)
+    if seam_line:
+        image[50:250, 239:242] = (60, 60, 60)  # where touching tiles meet, a thin dark line
+    return np.clip(image + np.random.default_rng(1).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+
+
+def x_of_shared_sides(quads: list[np.ndarray]) -> tuple[float, float]:
+    """The first quad's east side and the second's west side, as their mean x (quads clockwise from top left)."""
+    return float(quads[0][1:3, 0].mean()), float(quads[1][[0, 3], 0].mean())
+
+
+def test_touching_bordered_tiles_share_the_seam_between_their_borders():
+    # Found so on a solved board: both sides on the first tile's border's inner edge, 7% of a side inside it.
+    image = two_tiles(border=14, gap=0, seam_line=True)
+    first, second = square(40, 50, 186), square(226, 50, 216)
+    east, west = x_of_shared_sides(fit_seams([first, second], image))
+    assert abs(east - 240) <= 2 and abs(west - 240) <= 2  # within 1% of a side of the seam
+
+
+def test_tiles_with_the_table_between_keep_their_own_sides():
+    # Plain faces 12% of a side apart: the table between mirrors itself too, but has no seam's line in its middle.
+    image = two_tiles(border=0, gap=24, seam_line=False)
+    east, west = x_of_shared_sides(fit_seams([square(40, 50, 200), square(264, 50, 200)], image))
+    assert abs(east - 240) <= 2 and abs(west - 264) <= 2

@@ -23,21 +23,35 @@ SEAM_REFERENCE = 0.08  # of a side: a trace's stretch deeper than this into a ti
 SEAM_APART = 0.07  # of a side: faces ending farther apart than this are not across one seam
 # Moved to 0.0188 or 0.0312: dev and test as set.
 SEAM_WIDTH = 0.025  # of a side: the widest a seam's dark line is (1-2% seen); a gap showing the table is wider
+# Of a side: the farthest apart two faces printed with a border (a band of one colour along the tile's edge, up to
+# 9% of a side on the generator's faces) end across one seam: both borders and the seam between them. Against no
+# border seams at all (0, bench/bordered_seams.py, medium and hard, seeds 20000-20011, the layout each draws): mean
+# corner error on bordered faces dev 2.42 -> 1.51% of a side (12 photos better, none worse), test families (never
+# tuned on) 2.44 -> 1.70% (10 better, none worse); nothing moves on other faces. Moved (bench/find_constants.py, as
+# set dev 55/64, test 34/48 exact): 0.15 as set; 0.25 test 33 (a gap between grid tiles taken for two borders).
+BORDERS_APART = 0.2
+# Of a side: how far, where traces SEAM_DEPTH_WIDE deep found no seam: both tiles' sides may lie on one border's
+# inner edge (the strongest edge near them), a border's width off the seam, so the other face starts up to two
+# borders away, and a trace must reach past it by SEAM_REFERENCE. Moved to 0.225 or 0.375: dev and test as set.
+SEAM_DEPTH_BORDERS = 0.3
 
 
 def fit_seams(tiles: list[np.ndarray], image: np.ndarray) -> list[np.ndarray]:
     """The quads (full-resolution pixels, clockwise on screen) with each side shared with a touching neighbour
     moved onto their seam, one straight line for both tiles.
 
-    Across a seam each face ends either at the seam itself (real tiles) or at a printed frame line as far inside
-    its own edge as the other's (generated ones): either way the seam lies midway between where the two faces
-    end. Fitting it once for both tiles keeps neighbours from overlapping or leaving a sliver between them.
+    Across a seam each face ends either at the seam itself (real tiles), at a printed frame line as far inside
+    its own edge as the other's (generated ones), or at a printed border's inner edge, a border's width inside
+    (bordered_seams): either way the seam lies midway between where the two faces end. Fitting it once for both
+    tiles keeps neighbours from overlapping or leaving a sliver between them.
     """
     lines = [[line_through(q[s], q[(s + 1) % 4]) for s in range(4)] for q in tiles]
     for a, i, b, j in neighbour_sides(tiles):
         seam = seam_line(tiles[a], i, tiles[b], j, image)
         if seam is None:
             seam = seam_line(tiles[a], i, tiles[b], j, image, SEAM_DEPTH_WIDE)
+        if seam is None:
+            seam = seam_line(tiles[a], i, tiles[b], j, image, SEAM_DEPTH_BORDERS)
         if seam is not None:
             lines[a][i] = lines[b][j] = seam
     result = []
@@ -106,17 +120,45 @@ def seam_line(first: np.ndarray, i: int, second: np.ndarray, j: int, image: np.n
     far_end = len(depth) - 1 - far_end
     apart = far_end - near_end
     valid = np.isfinite(apart) & (apart > 0) & (apart < SEAM_APART / SEAM_STEP)
-    middle = np.interp(np.where(valid, (near_end + far_end) / 2, 0), np.arange(len(depth)), depth)
     # A seam is a thin dark line (with printed frames, a face's thin strip on either side of it); the table
     # showing through a gap between tiles is wider, and each tile's edge is then its own.
     between = (np.arange(len(depth)) > near_end[:, None]) & (np.arange(len(depth)) < far_end[:, None])
     neither = off_near & off_far[:, ::-1] & between
     valid &= longest_run(neither) <= SEAM_WIDTH / SEAM_STEP
+    # Two faces printed with a border end a border's width inside each tile: the band between them is one border,
+    # the seam, the other border, the same print mirrored about a thin line; a gap showing the table is not.
+    valid |= bordered_seams(traces, near_end, far_end)
+    middle = np.interp(np.where(valid, (near_end + far_end) / 2, 0), np.arange(len(depth)), depth)
     offsets = np.where(valid, middle, np.nan)
     good = np.concatenate([agreeing(half, 0.01 * side) for half in np.split(offsets, 2)])
     if not good[: len(good) // 2].any() or not good[len(good) // 2:].any():
         return None  # both ends are needed to set the seam's slope
     return robust_line(guess[0] + along[good, None] * direction + offsets[good, None] * normal)
+
+
+def bordered_seams(traces: np.ndarray, near_end: np.ndarray, far_end: np.ndarray) -> np.ndarray:
+    """Which traces (faces ending at near_end and far_end, sample indices) cross two printed borders and the seam
+    between them: the faces end more than SEAM_APART and less than BORDERS_APART apart; the band between them reads
+    alike mirrored about its middle (each border is the same print); and its middle, a seam's width, is unlike the
+    rest (a line where the tiles meet; a plain table in a gap has none, a textured one does not mirror)."""
+    apart = far_end - near_end
+    candidates = np.isfinite(apart) & (apart > SEAM_APART / SEAM_STEP) & (apart < BORDERS_APART / SEAM_STEP)
+    half_line = max(1, int(round(SEAM_WIDTH / SEAM_STEP / 2)))
+    found = np.zeros(len(traces), bool)
+    for row in np.flatnonzero(candidates):
+        band = traces[row, int(np.ceil(near_end[row])) + 1: int(np.floor(far_end[row]))]
+        centre = len(band) // 2
+        if centre <= 2 * half_line:
+            continue
+        one, other = band[: centre - half_line], band[::-1][: centre - half_line]
+        sides = np.concatenate([one, other])
+        spread = float(np.median(np.linalg.norm(sides - np.median(sides, axis=0), axis=1)))
+        tolerance = max(4.0 * spread, 8.0)  # the face tracing's least step off a face (off_face)
+        mirrored = float(np.median(np.linalg.norm(one - other, axis=1))) < tolerance
+        line = float(np.max(np.linalg.norm(band[centre - half_line: centre + half_line + 1]
+                                           - np.median(sides, axis=0), axis=1))) > tolerance
+        found[row] = mirrored and line
+    return found
 
 
 def face_end(traces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
