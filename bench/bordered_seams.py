@@ -2,7 +2,7 @@
 
     python bench/bordered_seams.py [--split dev|test] [--per-family 12] [--first-seed 20000]
 
-Each family's photos (tiers medium and hard, seeds from first-seed, the layout each seed draws) are segmented twice:
+Each family's photos (tiers easy, medium and hard, seeds from first-seed, the layout each seed draws) are segmented twice:
 as set, and with a border's seam refused (BORDERS_APART 0, no trace SEAM_DEPTH_BORDERS deep), as before it was
 fitted. Per face kind and layout: photos with every tile exact (every corner within 5% of a side), the mean corner
 error in % of a side, and photos whose mean corner error moved by more than 0.3% either way; then each such photo.
@@ -69,7 +69,7 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=20_000)
     args = parser.parse_args()
     jobs = [(family, args.first_seed + i, tier) for family in (DEV if args.split == "dev" else TEST)
-            for i in range(args.per_family) for tier in ("medium", "hard")]
+            for i in range(args.per_family) for tier in ("easy", "medium", "hard")]
     with Pool(2) as pool:
         outcomes = pool.map(run_photo, jobs, chunksize=1)
     groups: dict[str, list[dict]] = defaultdict(list)

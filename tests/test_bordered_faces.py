@@ -79,3 +79,11 @@ def test_tiles_with_the_table_between_keep_their_own_sides():
     image = two_tiles(border=0, gap=24, seam_line=False)
     east, west = x_of_shared_sides(fit_seams([square(40, 50, 200), square(264, 50, 200)], image))
     assert abs(east - 240) <= 2 and abs(west - 264) <= 2
+
+
+def test_bordered_tiles_with_the_table_between_keep_their_own_sides():
+    # Borders 5% of a side and a gap of 6%: border, table, border mirror each other about the gap's middle too, but
+    # what is unlike the borders there is wider than a seam's line.
+    image = two_tiles(border=10, gap=12, seam_line=False)
+    east, west = x_of_shared_sides(fit_seams([square(40, 50, 200), square(252, 50, 200)], image))
+    assert abs(east - 240) <= 2 and abs(west - 252) <= 2
