@@ -153,10 +153,10 @@ def bordered_seams(traces: np.ndarray, near_end: np.ndarray, far_end: np.ndarray
             continue
         one, other = band[: centre - half_line], band[::-1][: centre - half_line]
         sides = np.concatenate([one, other])
-        spread = float(np.median(np.linalg.norm(sides - np.median(sides, axis=0), axis=1)))
-        tolerance = max(4.0 * spread, 8.0)  # the face tracing's least step off a face (off_face)
+        border = np.median(sides, axis=0)
+        tolerance = clear_step(float(np.median(np.linalg.norm(sides - border, axis=1))))
         mirrored = float(np.median(np.linalg.norm(one - other, axis=1))) < tolerance
-        unlike = np.linalg.norm(band - np.median(sides, axis=0), axis=1) > tolerance
+        unlike = np.linalg.norm(band - border, axis=1) > tolerance
         # a line, and a thin one: the table in a gap between two bordered tiles is unlike the borders too
         line = unlike[centre - half_line: centre + half_line + 1].any()
         found[row] = mirrored and line and longest_run(unlike[None])[0] <= SEAM_WIDTH / SEAM_STEP
@@ -186,11 +186,16 @@ def off_face(traces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     noise = np.median(distance[:, :start], axis=1)
     tile_noise = float(np.median(noise))
     # A frame line or the seam: a clear step off the face, part way to the darkest point between the faces.
-    threshold = np.maximum(max(4 * tile_noise, 8.0), 0.4 * distance[:, start:-start].max(axis=1))
+    threshold = np.maximum(clear_step(tile_noise), 0.4 * distance[:, start:-start].max(axis=1))
     off = distance > threshold[:, None]
     # A motif in the reference stretch is far noisier than the face; an over-exposed face has no noise at all.
     ok = (noise <= 2 * tile_noise + 4) & ~off[:, :start].any(axis=1)
     return off, distance, threshold, ok
+
+
+def clear_step(noise: float) -> float:
+    """How far off a colour a sample must lie to be off it, for colours this noisy (weighed Lab)."""
+    return max(4 * noise, 8.0)
 
 
 def longest_run(flags: np.ndarray) -> np.ndarray:
