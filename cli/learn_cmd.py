@@ -8,6 +8,8 @@ from .photo_cmd import board_shape
 from .photo_outputs import check_folder, write_template_set
 from .solve_cmd import read_puzzle
 
+CLOSE_MATCH = 1.2  # a best match that explains the halves less than this many times better than any other is checked
+
 
 def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | None, cols: int | None,
                   name: str | None) -> ExitCode:
@@ -38,6 +40,9 @@ def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | Non
     margin = match.runner_up_spread / max(match.spread, 1e-9)
     say(f"template set '{templates.name}' written to {folder} ({len(templates.labels)} halves; "
         f"the best match explains the halves {margin:.1f}x better than any other)")
-    if margin < 1.2:
+    # Measured on medium photos of the dev art families' puzzles with every tile found exactly (287; seeds
+    # 10000-10023, 20000-20023, 30000-30023): 5 of the 8 learned wrong have a margin under 1.2, 14 of the 279
+    # learned right; test families (216) 4 of 5 and 9 of 211.
+    if margin < CLOSE_MATCH:
         say("warning: another match of photo tiles to listed tiles is nearly as good: check the tile list")
     return ExitCode.SOLVED

@@ -4,6 +4,12 @@ Which photographed tile is which listed tile, and how it is turned, is found by 
 k-means: given the mean look of every label, match photo tiles to listed tiles (Hungarian assignment over the
 best turn of each pair); given the match, recompute the mean look of every label. Many random starts; the
 match that leaves the halves of each label most alike wins.
+
+Alike in two looks: their features (colours and coarse layout) and their registered print (structure.py, about
+the edge's middle). Copies of one half are one print; where two matches explain the colours about equally (halves
+alike in colour, a detail that differs, a busy face seen at the same side of every tile), the print decides. Each
+look's spread is taken relative to itself (the two multiply), so neither needs a weight: a match must leave the
+halves of each label more alike in one look by a larger share than it leaves them less alike in the other.
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from .assignment import linear_sum_assignment
 
 from ...solver.tiles import Puzzle, turn_edges
 from .face import WHITE_LAB
+from .structure import structure_distances
 from .templates import TemplateSet
 
 
@@ -26,7 +33,7 @@ class Match:
 
     tiles: np.ndarray
     turns: np.ndarray
-    spread: float  # mean squared distance of a half to its label's mean: lower is a better match
+    spread: float  # how unlike the halves of each label are (explained): lower is a better match
     runner_up_spread: float  # the best spread among matches that differ from this one
 
 
@@ -35,8 +42,10 @@ def turned_labels(puzzle: Puzzle) -> np.ndarray:
     return np.array([[turn_edges(tile.edges, t) for t in range(4)] for tile in puzzle.tiles])
 
 
-def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, seed: int = 0) -> Match:
-    """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best.
+def match_tiles(features: np.ndarray, puzzle: Puzzle, prints: np.ndarray | None = None, random_starts: int = 20,
+                seed: int = 0) -> Match:
+    """The assignment of photo tiles (features: tiles x 4 x F) to listed tiles and turns that explains them best,
+    in their features and, given `prints` (halves x halves print distances, halves in tile order), their print.
 
     Starts: every listed tile anchored on every photo tile in every turn, so that some start begins with four
     labels' looks right; plus a few random starts.
@@ -69,11 +78,11 @@ def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, s
                 break
             tiles, turns = new_tiles, new_turns
             means = label_means(features, index[tiles, turns], len(labels))
-        results[(tuple(tiles), tuple(turns))] = spread(features, index[tiles, turns], len(labels))
+        results[(tuple(tiles), tuple(turns))] = explained(features, prints, index[tiles, turns], len(labels))
     # Polishing is the slow part: only the few best distinct matches are worth it.
     for (tiles, turns), _ in sorted(results.items(), key=lambda item: item[1])[:POLISHED]:
-        tiles, turns = polish(features, index, np.array(tiles), np.array(turns), len(labels))
-        results[(tuple(tiles), tuple(turns))] = spread(features, index[tiles, turns], len(labels))
+        tiles, turns = polish(features, prints, index, np.array(tiles), np.array(turns), len(labels))
+        results[(tuple(tiles), tuple(turns))] = explained(features, prints, index[tiles, turns], len(labels))
     ranked = sorted(results.items(), key=lambda item: item[1])
     (tiles, turns), best = ranked[0]
     # Identical listed tiles swap freely; only a match that reads some half differently is a real rival.
@@ -83,11 +92,11 @@ def match_tiles(features: np.ndarray, puzzle: Puzzle, random_starts: int = 20, s
     return Match(np.array(tiles) + 1, np.array(turns), float(best), float(rival))
 
 
-def polish(features: np.ndarray, index: np.ndarray, tiles: np.ndarray, turns: np.ndarray,
+def polish(features: np.ndarray, prints: np.ndarray | None, index: np.ndarray, tiles: np.ndarray, turns: np.ndarray,
            count: int) -> tuple[np.ndarray, np.ndarray]:
     """Swap pairs of photo tiles (each in its best turn) while that makes the labels' halves more alike."""
     tiles, turns = tiles.copy(), turns.copy()
-    best = spread(features, index[tiles, turns], count)
+    best = explained(features, prints, index[tiles, turns], count)
     improved = True
     while improved:
         improved = False
@@ -99,7 +108,7 @@ def polish(features: np.ndarray, index: np.ndarray, tiles: np.ndarray, turns: np
                     for turn_b in range(4):
                         trial_turns = turns.copy()
                         trial_turns[[a, b]] = turn_a, turn_b
-                        value = spread(features, index[trial_tiles, trial_turns], count)
+                        value = explained(features, prints, index[trial_tiles, trial_turns], count)
                         if value < best - 1e-12:
                             best, tiles, turns, improved = value, trial_tiles, trial_turns, True
                             trial_tiles = tiles.copy()
@@ -132,15 +141,30 @@ def pair_costs(features: np.ndarray, means: np.ndarray, index: np.ndarray) -> tu
 
 
 def spread(features: np.ndarray, columns: np.ndarray, count: int) -> float:
+    """Mean squared distance of a half's features to its label's mean."""
     means = label_means(features, columns, count)
     return float(np.mean(np.sum((features - means[columns]) ** 2, axis=2)))
+
+
+def print_spread(prints: np.ndarray, columns: np.ndarray, count: int) -> float:
+    """The same for distances between halves (prints: halves x halves, as squared distances would be): a label's
+    halves' summed distances to their mean are the sum over their pairs over their number."""
+    one_hot = np.eye(count)[:, columns.ravel()]
+    within = np.einsum("ln,nm,lm->l", one_hot, prints, one_hot) / 2
+    return float(np.sum(within / np.maximum(one_hot.sum(axis=1), 1)) / columns.size)
+
+
+def explained(features: np.ndarray, prints: np.ndarray | None, columns: np.ndarray, count: int) -> float:
+    """How unlike the halves of each label are, in features times, where given, in print."""
+    value = spread(features, columns, count)
+    return value if prints is None else value * print_spread(prints, columns, count)
 
 
 def learn_templates(bands: np.ndarray, features: np.ndarray, puzzle: Puzzle, name: str,
                     source: str = "", face: np.ndarray = WHITE_LAB) -> tuple[TemplateSet, Match]:
     """A template set from a photo's halves (bands: tiles x 4 x h x w x 3, their face's Lab `face`) and the
     puzzle's tile list."""
-    match = match_tiles(features, puzzle)
+    match = match_tiles(features, puzzle, structure_distances(bands.reshape(-1, *bands.shape[2:]), centred=True))
     options = turned_labels(puzzle)
     labels = options[match.tiles - 1, match.turns]  # (tiles, 4) label of every photographed half
     templates = TemplateSet(name=name, motif_names=dict(puzzle.motif_names), labels=labels.ravel(),
