@@ -40,9 +40,8 @@ def learn_command(photo_path: str, tiles_path: str, output: str, rows: int | Non
     margin = match.runner_up_spread / max(match.spread, 1e-9)
     say(f"template set '{templates.name}' written to {folder} ({len(templates.labels)} halves; "
         f"the best match explains the halves {margin:.1f}x better than any other)")
-    # Measured on medium photos of the dev art families' puzzles with every tile found exactly (287; seeds
-    # 10000-10023, 20000-20023, 30000-30023): 5 of the 8 learned wrong have a margin under 1.2, 14 of the 279
-    # learned right; test families (216) 4 of 5 and 9 of 211.
+    # Measured by bench/learning.py (medium photos of the art families' puzzles, every tile found exactly): dev 6 of
+    # the 8 learned wrong have a margin under 1.2, 14 of the 279 learned right; test families 5 of 5 and 9 of 211.
     if margin < CLOSE_MATCH:
         say("warning: another match of photo tiles to listed tiles is nearly as good: check the tile list")
     return ExitCode.SOLVED
