@@ -38,12 +38,17 @@ MOTIF_CYCLE = (4, 3, 4, 5, 4, 6)  # 4 motifs on 3x3 is the main case
 MODES = ("none", "learned")
 
 
+def teacher_scene(truth: dict, art, seed: int):
+    """The other photo of the puzzle in `truth` that its templates are learned from (medium, scattered)."""
+    return make_scene(listed_puzzle(truth), seed + 100_000, tier="medium", layout="scattered", art=art,
+                      rows=truth["rows"], cols=truth["cols"])
+
+
 def teacher_templates(truth: dict, art, seed: int):
     """Templates learned from another photo (medium, scattered) of the puzzle in `truth`, or None when learning
     fails (tiles not found, or the listed tiles not matched)."""
     puzzle = listed_puzzle(truth)
-    rows, cols = truth["rows"], truth["cols"]
-    teacher = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered", art=art, rows=rows, cols=cols)
+    teacher = teacher_scene(truth, art, seed)
     try:
         halves = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
         templates, _ = learn_templates(halves.bands, halves.features, puzzle, f"learned{seed}", face=halves.face)

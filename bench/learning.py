@@ -26,18 +26,22 @@ from photosolve.vision.read.learn import match_tiles, turned_labels
 from photosolve.vision.read.structure import structure_distances
 
 from photosolve.cli.learn_cmd import CLOSE_MATCH
-from families import MOTIF_CYCLE  # bench/families.py, beside this script
+from families import MOTIF_CYCLE, teacher_scene  # bench/families.py, beside this script
 
 
 def teacher(family: str, seed: int):
-    """The photo bench/families.py learns from for this seed: its halves, tile list and true labels as found."""
+    """The photo bench/families.py learns from for this seed: its halves, tile list and true labels as found;
+    None where its tiles are not all found exactly (true_edges_as_found leaves those 0)."""
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
     truth = make_scene(f"family:{family}:{motifs}", seed, tier="easy").truth
     puzzle = listed_puzzle(truth)
-    scene = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered",
-                       art=family_artwork(family, motifs, seed), rows=truth["rows"], cols=truth["cols"])
-    halves = cut_halves(photo_from_array(scene.image), len(puzzle.tiles))
-    return halves, puzzle, np.array(true_edges_as_found([q.corners for q in halves.quads], scene.truth))
+    scene = teacher_scene(truth, family_artwork(family, motifs, seed), seed)
+    try:
+        halves = cut_halves(photo_from_array(scene.image), len(puzzle.tiles))
+    except VisionError:
+        return None
+    labels = np.array(true_edges_as_found([q.corners for q in halves.quads], scene.truth))
+    return (halves, puzzle, labels) if labels.any() else None
 
 
 def main() -> int:
@@ -56,13 +60,11 @@ def main() -> int:
     left_out = 0
     for family in families:
         for seed in (first + i for first in args.first_seeds for i in range(args.seeds_each)):
-            try:
-                halves, puzzle, truth = teacher(family, seed)
-            except VisionError:
-                truth = np.zeros(1)
-            if not truth.any():  # tiles not found exactly: true_edges_as_found leaves them 0
+            photo = teacher(family, seed)
+            if photo is None:
                 left_out += 1
                 continue
+            halves, puzzle, truth = photo
             options = turned_labels(puzzle)
             for way, match_of in ways.items():
                 began = time.perf_counter()
