@@ -49,7 +49,7 @@ def evaluate(cases: list, half: float, tile: float) -> dict:
     classify.HALF_TEMPERATURE, classify.TILE_TEMPERATURE = half, tile
     probabilities, rights, losses, outcomes = [], [], [], []
     for halves, templates, true_edges, truth in cases:
-        reading = classify.read_halves(halves.features, templates)
+        reading = classify.read_halves(halves.features, templates, bands=halves.bands)  # as the pipeline reads
         truth_labels = in_truth_numbers(reading.labels, templates.motif_names, truth)
         # The set numbers its motifs its own way: each true label in the set's numbers, through the motif names.
         as_truth = in_truth_numbers(reading.candidates, templates.motif_names, truth)

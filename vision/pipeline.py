@@ -83,7 +83,7 @@ def rank_bundled(features: np.ndarray) -> list[tuple[str, float]]:
 
 
 def read_edges(halves: Halves, templates: TemplateSet) -> Reading:
-    return doubted(read_halves(halves.features, templates), halves)
+    return doubted(read_halves(halves.features, templates, bands=halves.bands), halves)
 
 
 def doubted(reading: Reading, halves: Halves) -> Reading:

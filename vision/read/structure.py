@@ -46,22 +46,36 @@ def structure_distances(flat: np.ndarray, centred: bool = False) -> np.ndarray:
     weighed by rectify.motif_weight: about the edge's middle), at the shift of one against the other that lines
     them up best: halves x halves, symmetric, zero on the diagonal."""
     details = detail_pictures(flat)
-    count, height, width = details.shape[:3]
+    best = _best_correlations(details, details, centred)
+    distances = np.maximum(1.0 - np.maximum(best, best.T), 0.0)  # either half may be the one shifted
+    np.fill_diagonal(distances, 0.0)
+    return distances.astype(np.float64)
+
+
+def structure_distances_between(one: np.ndarray, other: np.ndarray, centred: bool = False) -> np.ndarray:
+    """structure_distances between two sets of halves of one size (one x other: a photo's halves and a template
+    set's examples), each of one's halves shifted against the other's. One way, not both: half the work, and the
+    same learned readings of the dev and test art families (one question more on 72 hard test photos)."""
+    return np.maximum(1.0 - _best_correlations(detail_pictures(other), detail_pictures(one), centred).T,
+                      0.0).astype(np.float64)
+
+
+def _best_correlations(fixed: np.ndarray, moved: np.ndarray, centred: bool) -> np.ndarray:
+    """The normalised correlation of each fixed detail picture with each moved one, at the best shift of the
+    moved one: fixed x moved."""
+    height, width = fixed.shape[1:3]
     cells = territory(height, width)
     cells[:EDGE_ROWS] = False
     root = np.sqrt(motif_weight(height, width) if centred else np.ones((height, width)))[..., None]
     pad = max(max(map(abs, SHIFTS_ACROSS)), max(map(abs, SHIFTS_ALONG)))
-    padded = np.pad(details, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    fixed = _unit_rows((details * root)[:, cells].reshape(count, -1))
-    moved = np.concatenate([_unit_rows((padded[:, pad + across: pad + across + height,
-                                               pad + along: pad + along + width] * root)[:, cells].reshape(count, -1))
-                            for across in SHIFTS_ACROSS for along in SHIFTS_ALONG])
+    padded = np.pad(moved, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+    still = _unit_rows((fixed * root)[:, cells].reshape(len(fixed), -1))
+    shifted = np.concatenate([_unit_rows((padded[:, pad + across: pad + across + height,
+                                                 pad + along: pad + along + width] * root)[:, cells]
+                                         .reshape(len(moved), -1))
+                              for across in SHIFTS_ACROSS for along in SHIFTS_ALONG])
     # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
-    best = (fixed @ moved.T).reshape(count, -1, count).max(axis=1)
-    best = np.maximum(best, best.T)  # either half may be the one shifted
-    distances = np.maximum(1.0 - best, 0.0)
-    np.fill_diagonal(distances, 0.0)
-    return distances.astype(np.float64)
+    return (still @ shifted.T).reshape(len(fixed), -1, len(moved)).max(axis=1)
 
 
 def _unit_rows(rows: np.ndarray) -> np.ndarray:
