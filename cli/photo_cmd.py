@@ -90,7 +90,7 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     say(read.how)
     say_weak_outlines(halves)
     if read.guess:
-        read = settle_guess(read, options, halves, rows, cols, stages, tiles_target)
+        read = settle_guess(read, options, photo, halves, rows, cols, stages, (tiles_target, annotate_target))
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
     fixed, doubtful = None, []
@@ -108,7 +108,7 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
                 puzzle = report_repair(fixed, puzzle_of(reading.labels, names, photo_path), names, photo_path,
                                        answered=True)
         elif doubtful and not options.yes:
-            keep_for_correction(puzzle, read, photo_path, tiles_target)
+            keep_for_correction(puzzle, read, photo_path, (tiles_target, annotate_target), photo, halves, doubtful)
             listed = "; ".join(f"tile {t + 1} {('north', 'east', 'south', 'west')[s]} "
                                f"({puzzle.label(fixed.edges[t][s])}, {reading.probabilities[t, s]:.2f})"
                                for t, s in doubtful)
@@ -178,8 +178,8 @@ def check_motifs(options: PhotoOptions, rows: int, cols: int) -> None:
                    ExitCode.BAD_INPUT)
 
 
-def settle_guess(read, options: PhotoOptions, halves, rows: int, cols: int, stages: Stages,
-                 tiles_target: Path | None):
+def settle_guess(read, options: PhotoOptions, photo, halves, rows: int, cols: int, stages: Stages,
+                 targets: tuple[Path | None, Path | None]):
     """A reading whose motifs are a guess is never solved unasked: the person says how many motifs there are
     (the photo is read again with that many), or takes the guess with --yes; otherwise exit 5. Once the person
     has said how many (--motifs), what is left to guess is which halves go together: asked about edge by edge."""
@@ -191,7 +191,7 @@ def settle_guess(read, options: PhotoOptions, halves, rows: int, cols: int, stag
         return read
     if not options.asking:
         keep_for_correction(puzzle_of(read.reading.labels, read.templates.motif_names, options.photo), read,
-                            options.photo, tiles_target)
+                            options.photo, targets, photo, halves)
         ways = "" if options.motifs else ("say how many motifs the puzzle shows with --motifs N, answer at a "
                                           "terminal or with --review, ")
         raise Fail(f"{options.photo}: {read.guess}, and so would its solution be: {ways}correct the edges with "
@@ -207,10 +207,18 @@ def settle_guess(read, options: PhotoOptions, halves, rows: int, cols: int, stag
     return again
 
 
-def keep_for_correction(puzzle: Puzzle, read, photo_path: str, tiles_target: Path | None) -> None:
-    """Before stopping for doubt: the reading as a tile file, when asked for, to correct and give back."""
+def keep_for_correction(puzzle: Puzzle, read, photo_path: str, targets: tuple[Path | None, Path | None], photo,
+                        halves, doubtful=None) -> None:
+    """Before stopping for doubt, what was asked for (targets: --save-tiles, --annotate) to correct the reading by:
+    the reading as a tile file to correct and give back, and the annotated photo with the doubtful edges marked
+    (those given, else those read with a low probability), to see which edge is which."""
+    tiles_target, annotate_target = targets
     if tiles_target is not None:
         save_tile_file(puzzle, read.reading, f"read from {photo_path} ({read.how})", tiles_target)
+        say(f"tiles as read written to {tiles_target}")
+    if annotate_target is not None:
+        write_annotated(photo, halves, puzzle, read.reading, None, annotate_target, doubtful)
+        say(f"annotated photo written to {annotate_target}, the doubtful edges marked")
 
 
 def report_repair(fixed, puzzle: Puzzle, names: dict[int, str], photo_path: str, answered: bool = False) -> Puzzle:

@@ -45,13 +45,14 @@ def test_a_reading_pairing_unlike_colours_is_said_to_be_a_guess(four_motifs):
 def test_a_guess_is_not_solved_unasked_it_exits_5(four_motifs, tmp_path):
     photo, _ = four_motifs
     result = run(str(photo), "--motifs", "3", "-o", str(tmp_path / "solved.png"), "--save-tiles",
-                 str(tmp_path / "read.tiles"))
+                 str(tmp_path / "read.tiles"), "--annotate", str(tmp_path / "reading.png"))
     assert result.exit_code == 5 and "Traceback" not in result.stderr
     message = result.stderr.strip().splitlines()[-1]
     assert "guess" in message and "--yes" in message
     assert "--motifs N" not in message  # the person has said how many already
     assert not (tmp_path / "solved.png").exists()
     assert (tmp_path / "read.tiles").is_file()  # kept, to correct and give back with --tiles
+    assert (tmp_path / "reading.png").is_file()  # to see which edge is which
 
 
 def test_yes_takes_the_guess_and_says_so(four_motifs):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import cv2
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -59,6 +60,20 @@ def test_without_a_terminal_doubt_exits_5_and_names_the_edges(twins, tmp_path):
     assert doubtful_edges(last)
     assert not (tmp_path / "solved.png").exists()
     assert "Traceback" not in result.stderr
+
+
+def test_stopping_for_doubt_writes_what_was_asked_for_to_correct_by(twins, tmp_path):
+    folder, _, _ = twins
+    result = run(str(folder / "photo.jpg"), "--templates", str(folder / "set"), "-o", str(tmp_path / "solved.png"),
+                 "--annotate", str(tmp_path / "reading.png"), "--save-tiles", str(tmp_path / "read.tiles"))
+    assert result.exit_code == 5, result.stderr
+    assert (tmp_path / "read.tiles").is_file()
+    annotated = cv2.imread(str(tmp_path / "reading.png"))
+    photo = cv2.imread(str(folder / "photo.jpg"))
+    assert annotated is not None and annotated.shape == photo.shape
+    assert np.abs(annotated.astype(int) - photo.astype(int)).max() > 100  # the reading is drawn on it
+    assert "the doubtful edges marked" in result.stderr
+    assert not (tmp_path / "solved.png").exists()
 
 
 def test_yes_takes_the_best_reading(twins, tmp_path):
