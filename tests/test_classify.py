@@ -23,8 +23,8 @@ from photosolve.vision.read.features import FEATURES_VERSION, band_features, fea
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.read.templates import (BUNDLED, FEATURES_FILE, bundled_features, bundled_names, load_templates,
-                                        save_templates)
+from photosolve.vision.read.templates import (BUNDLED, FEATURES_FILE, bundled_features, bundled_names, example_prints,
+                                        load_templates, save_templates)
 from photosolve.vision.types import TileQuad
 
 TIERS = ("easy", "medium", "hard")
@@ -144,6 +144,8 @@ def test_a_saved_set_stores_the_features_its_pictures_give(dogs, tmp_path):
     loaded = load_templates(save_templates(templates, tmp_path / "dogs"))
     assert loaded.stored_features is not None
     assert np.allclose(loaded.stored_features, band_features(loaded.bands), atol=1e-5)
+    assert loaded.stored_prints is not None
+    assert np.array_equal(loaded.stored_prints, example_prints(loaded.bands))
 
 
 @pytest.mark.parametrize("name", bundled_names())
@@ -155,6 +157,9 @@ def test_the_bundled_sets_stored_features_are_current(name):
     assert np.allclose(templates.stored_features, band_features(templates.bands), atol=1e-4)
     # choosing a set reads its features alone (its pictures are decoded only for the set used): the same numbers
     assert np.array_equal(bundled_features(name), templates.features)
+    # likewise a change to structure_distances must bump STRUCTURE_VERSION
+    assert templates.stored_prints is not None, "stale features.npz: bump STRUCTURE_VERSION and rebundle"
+    assert np.allclose(templates.stored_prints, example_prints(templates.bands), atol=1e-6)
 
 
 def test_features_of_another_version_are_computed_again(tmp_path):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from .assignment import linear_sum_assignment
 
-from .structure import structure_distances, structure_distances_between
+from .structure import structure_distances_between
 from .templates import TemplateSet
 
 CONFIDENT = 0.9
@@ -120,9 +120,9 @@ def print_log_posterior(flat_bands: np.ndarray, templates: TemplateSet, candidat
     so it is read as the features are: nearest example per label, softmax width from the set's own examples."""
     if templates.bands.shape[1:] != flat_bands.shape[1:]:
         return None
-    examples = templates.bands.astype(np.float32)
-    to_examples = structure_distances_between(flat_bands.astype(np.float32), examples, centred=True)
-    width = width_among(structure_distances(examples, centred=True), templates.labels)
+    to_examples = structure_distances_between(flat_bands.astype(np.float32), templates.bands.astype(np.float32),
+                                              centred=True)
+    width = width_among(templates.prints, templates.labels)
     return log_posterior_from(nearest_per_label(to_examples, templates.labels, candidates), width)
 
 

@@ -3,9 +3,10 @@
 A set is a folder holding `manifest.json` (motif names, which half is +, one label per example, and the
 puzzle's tile list when it was learned from one: older sets without it still load) and
 `halves.png`, a mosaic of the example halves, white-balanced, each with its edge on top. The halves' features
-are kept beside them in `features.npz`, stamped with the version of the code that computed them, so that a
-photo is not kept waiting while they are computed again; a set whose stamp is of another version (or that has
-none) has them computed from the pictures when it is loaded, so a set outlives changes to the features.
+and the print distances between them are kept beside them in `features.npz`, each stamped with the version of
+the code that computed it, so that a photo is not kept waiting while they are computed again; a set whose stamp
+is of another version (or that has none) has them computed from the pictures when it is loaded, so a set
+outlives changes to the features.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from PIL import Image
 from ..errors import TemplateError, VisionError
 from ..load import open_checked
 from .features import FEATURES_VERSION, band_features, feature_length
+from .structure import STRUCTURE_VERSION, structure_distances
 
 BUNDLED = Path(__file__).parent / "templates"
 MOSAIC_COLUMNS = 8
@@ -44,6 +46,7 @@ class TemplateSet:
     tiles: tuple[tuple[int, int, int, int], ...] = ()  # the puzzle's listed tiles N E S W, if known
     face: tuple[float, float, float] = (100.0, 0.0, 0.0)  # the face's Lab in the bands (face.py): white for card
     stored_features: np.ndarray | None = field(default=None, repr=False, compare=False)  # as loaded, if current
+    stored_prints: np.ndarray | None = field(default=None, repr=False, compare=False)  # as loaded, if current
 
     @cached_property
     def features(self) -> np.ndarray:
@@ -51,6 +54,12 @@ class TemplateSet:
         # Kept on the instance, not in a table keyed by id(): ids are reused once a set is freed.
         return (self.stored_features if self.stored_features is not None
                 else band_features(self.bands, np.asarray(self.face, np.float32)))
+
+    @cached_property
+    def prints(self) -> np.ndarray:
+        """(examples, examples) how unlike the example halves' registered prints are, about the edge's middle
+        (structure.structure_distances, centred): computed once per set unless they were stored."""
+        return self.stored_prints if self.stored_prints is not None else example_prints(self.bands)
 
     def label_name(self, label: int) -> str:
         name = self.motif_names.get(abs(label), str(abs(label)))
@@ -91,6 +100,7 @@ def load_templates(name_or_dir: str | Path) -> TemplateSet:
             tiles=tuple(tuple(int(v) for v in edges) for edges in manifest["tiles"]),  # older sets lack it
             face=tuple(float(v) for v in manifest["face"]),  # older sets lack it: card
             stored_features=current_features(folder / FEATURES_FILE, len(labels)),
+            stored_prints=current_prints(folder / FEATURES_FILE, len(labels)),
         )
     except (OSError, ValueError, KeyError, TypeError, VisionError) as error:
         raise TemplateError(f"{folder}: not a readable template set ({' '.join(str(error).split())}): "
@@ -185,6 +195,22 @@ def current_features(path: Path, count: int) -> np.ndarray | None:
     return features.astype(np.float32) if current else None
 
 
+def current_prints(path: Path, count: int) -> np.ndarray | None:
+    """The print distances stored at `path` if they are of this version of the structure code and of `count`
+    halves (older sets have none)."""
+    try:
+        with np.load(path) as stored:
+            prints, version = stored["prints"], int(stored["prints_version"])
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None  # missing or damaged: measured again from the pictures
+    return prints.astype(np.float64) if version == STRUCTURE_VERSION and prints.shape == (count, count) else None
+
+
+def example_prints(bands: np.ndarray) -> np.ndarray:
+    """TemplateSet.prints of these example halves."""
+    return structure_distances(bands.astype(np.float32), centred=True)
+
+
 def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
     """Write the set as manifest.json and halves.png into `folder` (created); each file written atomically."""
     folder = Path(folder)
@@ -209,17 +235,19 @@ def save_templates(templates: TemplateSet, folder: str | Path) -> Path:
     }
     write_atomically(folder / "halves.png", lambda path: Image.fromarray(mosaic).save(path, format="PNG"))
     # of the halves as they will be loaded: 8-bit
-    write_features(band_features(as_bands(pixels), np.asarray(templates.face, np.float32)), folder)
+    loaded = as_bands(pixels)
+    write_features(band_features(loaded, np.asarray(templates.face, np.float32)), example_prints(loaded), folder)
     write_atomically(folder / "manifest.json",
                      lambda path: Path(path).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8"))
     return folder
 
 
-def write_features(features: np.ndarray, folder: Path) -> None:
-    """Store a set's features beside its pictures, stamped with the feature code's version."""
+def write_features(features: np.ndarray, prints: np.ndarray, folder: Path) -> None:
+    """Store a set's features and print distances beside its pictures, stamped with their code's versions."""
     def write(path: str) -> None:
         with open(path, "wb") as handle:
-            np.savez(handle, features=features, version=FEATURES_VERSION)
+            np.savez(handle, features=features, version=FEATURES_VERSION, prints=prints,
+                     prints_version=STRUCTURE_VERSION)
 
     write_atomically(folder / FEATURES_FILE, write)
 
