@@ -3,10 +3,10 @@
     python bench/learning.py [--split dev] [--first-seeds 10000 20000 30000] [--seeds-each 24]
 
 Each photo is the one bench/families.py learns its templates from: a medium, scattered photo of an art family's
-puzzle (seed + 100000), its tile list typed in another order and turn. Photos whose tiles are not all found exactly
-are left out (the match cannot be judged there). Per way of matching: photos with any half labelled wrong, halves
-labelled wrong, the time spent matching, and how the margin `photosolve learn` warns by (the best match's spread
-against the best other's) falls on photos learned right and wrong.
+puzzle (seed + 100000), its tile list typed in another order and turn. Photos whose tiles are not all found where
+they lie are left out (the match cannot be judged there). Per way of matching: photos with any half labelled
+wrong, halves labelled wrong, the time spent matching, and how the margin `photosolve learn` warns by (the best
+match's spread against the best other's) falls on photos learned right and wrong.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves
 from photosolve.vision.read.learn import match_tiles, turned_labels
-from photosolve.vision.read.structure import structure_distances
+from photosolve.vision.read.templates import example_prints
 
 from photosolve.cli.learn_cmd import CLOSE_MATCH
 from families import MOTIF_CYCLE, teacher_scene  # bench/families.py, beside this script
@@ -31,7 +31,7 @@ from families import MOTIF_CYCLE, teacher_scene  # bench/families.py, beside thi
 
 def teacher(family: str, seed: int):
     """The photo bench/families.py learns from for this seed: its halves, tile list and true labels as found;
-    None where its tiles are not all found exactly (true_edges_as_found leaves those 0)."""
+    None where its tiles are not all found where they lie (true_edges_as_found leaves the others 0)."""
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
     truth = make_scene(f"family:{family}:{motifs}", seed, tier="easy").truth
     puzzle = listed_puzzle(truth)
@@ -41,7 +41,7 @@ def teacher(family: str, seed: int):
     except VisionError:
         return None
     labels = np.array(true_edges_as_found([q.corners for q in halves.quads], scene.truth))
-    return (halves, puzzle, labels) if labels.any() else None
+    return (halves, puzzle, labels) if labels.all() else None
 
 
 def main() -> int:
@@ -53,8 +53,7 @@ def main() -> int:
     families = [name for name, family in FAMILIES.items() if family.split == args.split]
     ways = {"features": lambda halves, puzzle: match_tiles(halves.features, puzzle),
             "features and print": lambda halves, puzzle: match_tiles(
-                halves.features, puzzle, structure_distances(halves.bands.reshape(-1, *halves.bands.shape[2:]),
-                                                             centred=True))}
+                halves.features, puzzle, example_prints(halves.bands.reshape(-1, *halves.bands.shape[2:])))}
     outcomes = {way: [] for way in ways}  # (halves wrong, margin) per photo judged
     seconds = dict.fromkeys(ways, 0.0)
     left_out = 0
@@ -74,7 +73,7 @@ def main() -> int:
                 outcomes[way].append((wrong, match.runner_up_spread / max(match.spread, 1e-12)))
     judged = len(next(iter(outcomes.values())))
     print(f"photosolve learn: {args.split} families ({', '.join(families)}), {judged} teacher photos judged, "
-          f"{left_out} left out (tiles not found exactly), {time.strftime('%Y-%m-%d %H:%M')}")
+          f"{left_out} left out (tiles not all found where they lie), {time.strftime('%Y-%m-%d %H:%M')}")
     for way, results in outcomes.items():
         wrong = [margin for halves_wrong, margin in results if halves_wrong]
         right = [margin for halves_wrong, margin in results if not halves_wrong]

@@ -8,11 +8,9 @@ with the set learned from another photo of the same puzzle, through the real pip
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from photosolve.cli.photo_cmd import questions_before_solving
-from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, listed_puzzle, true_edges_as_found
-from photosolve.scenes.families import family_artwork
+from photosolve.scenes.evaluate import arrangement_fits, in_truth_numbers, true_edges_as_found
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
@@ -21,15 +19,15 @@ from photosolve.vision.pipeline import cut_halves, doubted, edge_posteriors, rea
 from photosolve.vision.read.classify import read_halves
 from photosolve.vision.read.learn import learn_templates
 
+from .test_learn_print import teacher_photo
+
 
 def photo_and_set(family: str, motifs: int, seed: int, tier: str):
-    """A family's photo, its halves and true edges as found, and the set learned from another photo of it."""
-    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
-    puzzle = listed_puzzle(scene.truth)
-    teacher = make_scene(puzzle, seed + 100_000, tier="medium", layout="scattered",
-                         art=family_artwork(family, motifs, seed), rows=3, cols=3)
-    taught = cut_halves(photo_from_array(teacher.image), len(puzzle.tiles))
+    """A family's photo, its halves and true edges as found, and the set learned from another photo of it (the
+    one test_learn_print learns from)."""
+    puzzle, taught, _ = teacher_photo(family, motifs, seed)
     templates, _ = learn_templates(taught.bands, taught.features, puzzle, "learned", face=taught.face)
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
     halves = cut_halves(photo_from_array(scene.image), len(puzzle.tiles))
     truth = true_edges_as_found([q.corners for q in halves.quads], scene.truth)
     return halves, truth, templates, scene.truth

@@ -20,8 +20,7 @@ from .assignment import linear_sum_assignment
 
 from ...solver.tiles import Puzzle, turn_edges
 from .face import WHITE_LAB
-from .structure import structure_distances
-from .templates import TemplateSet
+from .templates import TemplateSet, example_prints
 
 
 POLISHED = 4  # how many of the best k-means matches are polished by pairwise swaps
@@ -164,11 +163,13 @@ def learn_templates(bands: np.ndarray, features: np.ndarray, puzzle: Puzzle, nam
                     source: str = "", face: np.ndarray = WHITE_LAB) -> tuple[TemplateSet, Match]:
     """A template set from a photo's halves (bands: tiles x 4 x h x w x 3, their face's Lab `face`) and the
     puzzle's tile list."""
-    match = match_tiles(features, puzzle, structure_distances(bands.reshape(-1, *bands.shape[2:]), centred=True))
+    flat = bands.reshape(-1, *bands.shape[2:])
+    prints = example_prints(flat)  # the set's own TemplateSet.prints, halves in tile order
+    match = match_tiles(features, puzzle, prints)
     options = turned_labels(puzzle)
     labels = options[match.tiles - 1, match.turns]  # (tiles, 4) label of every photographed half
     templates = TemplateSet(name=name, motif_names=dict(puzzle.motif_names), labels=labels.ravel(),
-                            bands=bands.reshape(-1, *bands.shape[2:]), source=source,
+                            bands=flat, source=source, stored_prints=prints,
                             tiles=tuple(tile.edges for tile in puzzle.tiles),
                             face=tuple(float(v) for v in face))
     return templates, match
