@@ -1,10 +1,12 @@
 """How well the halves of an art family's photos sort into half-types, before any pairing or solving.
 
     python bench/grouping.py [--per-tier 12] [--tiers medium hard] [--split dev|test] [--first-seed 20000]
+                             [--look first|lined-up]
 
 The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners and put in one light as
 the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
-(selflabel.describe_halves) cut at the TRUE number of half-types, so only the descriptors are judged: photos whose
+(selflabel.describe_halves, or with --look lined-up selflabel.lined_up's) cut at the TRUE number of half-types, so
+only the descriptors are judged: photos whose
 halves group exactly right, halves misplaced (not in their group's majority type), how many halves have a nearest
 neighbour of their own type, and the median over halves of (nearest other type) / (farthest own type) distance,
 above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
@@ -23,7 +25,7 @@ from photosolve.scenes.families import DEV, TEST, face_kind, family_artwork, mot
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import describe_halves
+from photosolve.vision.read.selflabel import describe_halves, lined_up
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
@@ -52,13 +54,15 @@ def grouping(appearance: np.ndarray, truth: np.ndarray) -> dict:
             "apart": float(np.median(nearest_other[has_own] / np.maximum(farthest_own[has_own], 1e-9)))}
 
 
-def run_photo(family: str, seed: int, tier: str) -> dict:
+def run_photo(family: str, seed: int, tier: str, look: str = "first") -> dict:
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
     scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
     quads = [TileQuad(np.array(tile["corners"], float)) for tile in scene.truth["tiles"]]
     bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
     truth = np.array([tile["edges"] for tile in scene.truth["tiles"]]).ravel()
-    appearance = describe_halves(bands.reshape(-1, *bands.shape[2:]), face).appearance
+    flat = bands.reshape(-1, *bands.shape[2:])
+    descriptors = describe_halves(flat, face)
+    appearance = (lined_up(descriptors, flat) if look == "lined-up" else descriptors).appearance
     art = family_artwork(family, motifs, seed)
     return {**grouping(appearance, truth), "face": face_kind(art), "kind": motif_kind(art), "family": family}
 
@@ -69,11 +73,12 @@ def main() -> int:
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--first-seed", type=int, default=20_000)
+    parser.add_argument("--look", choices=["first", "lined-up"], default="first", help="the appearance judged")
     args = parser.parse_args()
     families = DEV if args.split == "dev" else TEST
-    print(f"photosolve grouping at true corners — {args.split} families, {args.per_tier} photos per family and tier, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
-    outcomes = [run_photo(family, args.first_seed + i, tier)
+    print(f"photosolve grouping at true corners ({args.look} look) — {args.split} families, {args.per_tier} photos "
+          f"per family and tier, {time.strftime('%Y-%m-%d %H:%M')}")
+    outcomes = [run_photo(family, args.first_seed + i, tier, args.look)
                 for family in families for tier in args.tiers for i in range(args.per_tier)]
     groups: dict[str, list[dict]] = defaultdict(list)
     for outcome in outcomes:
