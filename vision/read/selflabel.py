@@ -569,7 +569,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # (bench/realphoto_variants.py) 67 -> 64 of 72 right with no question (warm light, a quarter turn, glare:
         # three motifs read for four) and our drawn never-seen hard photos at their true corners
         # (bench/selflabel_accuracy.py) 96.7% -> 90.0% every edge right (a copy under glare or blur taken for a
-        # half-type of its own); as a second look: 65 of 72 (two readings as before, now asked), 95.0%.
+        # half-type of its own); as a second look: 65 of 72 (two readings as before, now asked; the board under a
+        # lamp's glare, asked either way, 35 -> 25 of 36 edges), 95.0%.
         finest = max(finest, second.trial.types)
         if sureness(second) >= sureness(choice):
             choice = replace(second, costs={**choice.costs, **second.costs})
