@@ -5,8 +5,9 @@
 
 The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners and put in one light as
 the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
-(selflabel.describe_halves, or with --look lined-up selflabel.lined_up's) cut at the TRUE number of half-types, so
-only the descriptors are judged: photos whose
+(selflabel.describe_halves, or with --look lined-up the largest difference of two halves lined up, difference.py,
+which self-labelling does not use: see its docstring) cut at the TRUE number of half-types, so only the descriptors
+are judged: photos whose
 halves group exactly right, halves misplaced (not in their group's majority type), how many halves have a nearest
 neighbour of their own type, and the median over halves of (nearest other type) / (farthest own type) distance,
 above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
@@ -25,7 +26,8 @@ from photosolve.scenes.families import DEV, TEST, face_kind, family_artwork, mot
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import describe_halves, lined_up
+from photosolve.vision.read.difference import largest_differences
+from photosolve.vision.read.selflabel import describe_halves, on_typical_scale
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
@@ -61,8 +63,8 @@ def run_photo(family: str, seed: int, tier: str, look: str = "first") -> dict:
     bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
     truth = np.array([tile["edges"] for tile in scene.truth["tiles"]]).ravel()
     flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = describe_halves(flat, face)
-    appearance = (lined_up(descriptors, flat) if look == "lined-up" else descriptors).appearance
+    appearance = (on_typical_scale(largest_differences(flat)) if look == "lined-up"
+                  else describe_halves(flat, face).appearance)
     art = family_artwork(family, motifs, seed)
     return {**grouping(appearance, truth), "face": face_kind(art), "kind": motif_kind(art), "family": family}
 

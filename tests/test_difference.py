@@ -1,12 +1,11 @@
-"""Halves compared by where they differ most, lined up (vision/read/difference.py), and self-labelling's second look
-built on it (selflabel.lined_up). Real generated photos, cut at their true corners."""
+"""Halves compared by where they differ most, lined up (vision/read/difference.py). Real generated photos, cut at
+their true corners."""
 from __future__ import annotations
 
 import numpy as np
 
 from photosolve.vision.read.difference import largest_differences
-from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, describe_halves, lined_up, self_label, sureness
-from .test_selflabel_print import halves_at_true_corners, read_right
+from .test_selflabel_print import halves_at_true_corners
 
 
 def test_a_copy_moved_a_little_is_near_and_a_small_detail_changed_is_far():
@@ -32,17 +31,3 @@ def test_copies_are_nearer_each_other_than_any_other_half():
     has_copy = same.any(axis=1)
     nearest_copy = np.where(same, distances, np.inf).min(axis=1)
     assert np.mean(nearest_copy[has_copy] < nearest_other[has_copy]) > 0.95
-
-
-def test_lined_up_the_halves_read_surely_where_the_first_look_did_not():
-    # six foods alike in colour on bordered faces under glare: the blend of histograms, pictures and print mixes
-    # some types; lined up, every copy differs from the others nowhere, and the reading is sure and right
-    bands, face, truth = halves_at_true_corners("emoji-food", 6, 10001, "hard")
-    flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = describe_halves(flat, face)
-    first = choose_trial(descriptors, 3, 3, 9, MOTIF_RANGE)
-    assert not (all(sureness(first)) and read_right(first.trial.reading.labels, truth))
-    second = choose_trial(lined_up(descriptors, flat), 3, 3, 9, MOTIF_RANGE)
-    assert all(sureness(second)) and read_right(second.trial.reading.labels, truth)
-    found = self_label(bands, 3, 3, face=face)
-    assert read_right(found.reading.labels, truth) and not found.guessed

@@ -5,18 +5,17 @@ half-type: Ward's hierarchical clustering of their colours, colour layout, silho
 the merge height jumps. Found outlines are a few percent off, so pictures are compared registered, at their best
 small shift (halfmatch, structure); where that leaves a guess, again about their edge's middle, where every motif is
 cut (a busy face fills the rest of a band), and then by their print alone there (blind to colour, so taken only as a
-guess). Lined up against each other, two halves also differ where they differ most (difference.py): the second look,
-and a second opinion on a sure first. A motif is one picture cut in two on a tile's edge, so its two half-types meet
-at the cut: the rows nearest the edge of one continue, mirrored, into the other's (cut.py). That, and colour
-likeness where a figure is cut through a thin or sharply drawn part, rank the ways of pairing the types into motifs;
-a pair is plausible when either holds, as a motif's halves need not share their colours (a face and its trousers).
-The number of types is not known: cuts are taken sharpest first, and the first whose cheapest plausible pairing the
-tiles can be laid out with wins (the solver in the loop); when a second pairing of the same types, nearly as cheap,
-fits too, the reading is a guess and the person is asked; so is one coarser than appearance says (two motifs read as
-one fit wherever the true reading does). The solver cannot check halves on the frame, so a reading that leaves a
-type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler than the type it looks
-like is read as that type washed out by glare. Probabilities come from distances to each type's and each motif's
-mean, as for template reads, so review and repair work the same; a half unlike every type is doubted.
+guess). A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the rows nearest
+the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a figure is cut
+through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is plausible when
+either holds, as a motif's halves need not share their colours (a face and its trousers). The number of types is not
+known: cuts are taken sharpest first, and the first whose cheapest plausible pairing the tiles can be laid out with
+wins (the solver in the loop); when a second pairing of the same types, nearly as cheap, fits too, the reading is a
+guess and the person is asked; so is one coarser than appearance says (two motifs read as one fit wherever the true
+reading does). The solver cannot check halves on the frame, so a reading that leaves a type unpaired yields to one
+that pairs every type nearly as sharply, and a lone half paler than the type it looks like is read as that type
+washed out by glare. Probabilities come from distances to each type's and each motif's mean, as for template reads,
+so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 
@@ -30,7 +29,6 @@ from ...solver import Puzzle, solve
 from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .cut import cut_distances, cut_profiles
-from .difference import largest_differences
 from .face import WHITE_LAB, motif_mask
 from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
@@ -239,16 +237,6 @@ def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.nda
 def print_alone(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
     """The descriptors with the appearance the registered print alone, about the edge's middle."""
     return replace(descriptors, appearance=on_typical_scale(structure_distances(flat, centred=True)))
-
-
-def lined_up(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
-    """The descriptors with the appearance how much two halves differ where they differ most, lined up
-    (difference.py): copies of one print differ nowhere, two halves somewhere, if only in a hat or a collar; a busy
-    face behind every copy or a detail in one corner does not wash out in a sum. Measured on the dev families' medium
-    and hard photos at their true corners (seeds 10000-10011 and 20000-20011), halves grouped right at the true
-    number of types (bench/grouping.py): 154 of 192 against 128 with describe_halves' appearance (busy faces 26 / 14
-    of 44, details 44 / 30 of 54); test families (never tuned on) 94 of 144."""
-    return replace(descriptors, appearance=on_typical_scale(largest_differences(flat)))
 
 
 def appearance_tree(descriptors: HalfDescriptors) -> np.ndarray:
@@ -528,27 +516,25 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
                ) -> SelfReading:
     """Read the halves (bands: tiles x 4 x h x w x 3, white-balanced, edge on top) with no template set.
 
-    The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those whose pairs each
-    meet at the cut or share colours (PLAUSIBLE; a pair only loosely so, beyond MEETS, makes it a guess) and that
-    the tiles can be laid out with as read; where it leaves a type unpaired, one that pairs every type surely
-    plausibly and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as a motif shown by one half only
-    must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are sorted
-    again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it pairs every
-    type (surely, where the first fitted loosely). When the reading is still a guess, the halves are compared again
-    by where they differ most, lined up (lined_up), and then about their edge's middle (describe_halves' `centred`),
-    and each reading is taken unless it is the worse guess (sureness); when it still is, they are sorted by their
-    print alone (print_alone), and a reading that fits so, surely, with no fewer types, is taken as a guess (and a
-    sure reading of fewer types than that one is a guess too, as is a sure reading that the first look or the
-    lined-up one surely groups otherwise). When nothing fits either way, the sharpest reading that fits although
-    some pair of it is implausible; failing that, the one among the sharpest few plausible ones that the solver
-    finds least costly to repair. Both are guesses, as is a reading when two pairings of the chosen types about as
-    cheap both fit (RIVAL): the reading is said to be a guess (SelfReading.guessed).
+    The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those whose pairs
+    each meet at the cut or share colours (PLAUSIBLE; a pair only loosely so, beyond MEETS, makes it a guess) and
+    that the tiles can be laid out with as read; where it leaves a type unpaired, one that pairs every type surely
+    plausibly and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as a motif shown by one half
+    only must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are
+    sorted again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it
+    pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the halves are
+    compared again about their edge's middle (describe_halves' `centred`) and that reading is taken unless it is
+    the worse guess (sureness); when it still is, they are sorted by their print alone (print_alone), and a
+    reading that fits so, surely, with no fewer types, is taken as a guess (and a sure reading of fewer types than
+    that one is a guess too). When nothing fits either way, the sharpest reading that fits although some pair of
+    it is implausible; failing that, the one among the sharpest few plausible ones that the solver finds least
+    costly to repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both
+    fit (RIVAL): the reading is said to be a guess (SelfReading.guessed).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
     descriptors = describe_halves(flat, face)
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
-    first = choice
     finest = choice.trial.types  # the most half-types a look that sees colour reads
     loosely = choice.fits and choice.trial.incoherence > MEETS  # fits, but with a pair only loosely plausible
     if not choice.fits or loosely:
@@ -558,22 +544,6 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         if (outlined.fits and not leaves_unpaired(outlined.trial.reading)
                 and not (loosely and outlined.trial.incoherence > MEETS)):
             choice = replace(outlined, costs={**choice.costs, **outlined.costs})
-    second = choose_trial(lined_up(descriptors, flat), rows, cols, tiles, motif_range)
-    if not (choice.fits and choice.coherent):
-        # Compared again by where they differ most, lined up (lined_up), and taken unless it is the worse guess
-        # (sureness). Whole pipeline, no templates (bench/families.py's photos and judge, seeds 10000-10011 and
-        # 20000-20011, easy/medium/hard), with the vote below: dev families (of 96) every edge right 65/67/47 ->
-        # 68/69/53, questions 44/42/62 -> 41/37/51, wrong solutions unasked 1/3/2 -> 0/2/2; test families (of 72,
-        # never tuned on) 36/35/27 -> 38/37/24, 43/43/60 -> 41/42/58, 3/2/1 -> 4/2/2. Taken as the first look
-        # instead: dev 71/69/52, test 41/41/24 (wrong unasked 5/4/2 without the vote), but the real photo variants
-        # (bench/realphoto_variants.py) 67 -> 64 of 72 right with no question (warm light, a quarter turn, glare:
-        # three motifs read for four) and our drawn never-seen hard photos at their true corners
-        # (bench/selflabel_accuracy.py) 96.7% -> 90.0% every edge right (a copy under glare or blur taken for a
-        # half-type of its own); as a second look: 65 of 72 (two readings as before, now asked; the board under a
-        # lamp's glare, asked either way, 35 -> 25 of 36 edges), 95.0%.
-        finest = max(finest, second.trial.types)
-        if sureness(second) >= sureness(choice):
-            choice = replace(second, costs={**choice.costs, **second.costs})
     if not (choice.fits and choice.coherent):
         # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy
         # face or the corners of the tile's other halves fill the rest of its band, at another place on every copy.
@@ -599,14 +569,6 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # 432.
         # The print look is made on every photo for it: 12 MP never-seen photo 1.11 s whole process.
         if all(sureness(printed)) and printed.trial.types > choice.trial.types:
-            choice = replace(choice, coherent=False)
-        elif any(all(sureness(look)) and not same_grouping(look.trial.reading.labels, choice.trial.reading.labels)
-                 for look in (first, second)):
-            # Two ways of seeing the halves each sure of another grouping: a guess. Measured with the lined-up look
-            # taken first (above): dev wrong solutions unasked 1/2/2 -> 0/1/2 for 10 more questions, 8 of them on
-            # readings right; asking also where the centred look or the print alone disagrees: none fewer, 18 more
-            # questions. With the lined-up look second, asking also where the centred look disagrees with a reading
-            # it gave: 4 more questions, none fewer wrong.
             choice = replace(choice, coherent=False)
     else:
         # Sorted again by the registered print alone, about the edge's middle (print_alone): where colours and
@@ -701,12 +663,6 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     loose = next((trial for trial in trials
                   if trial.incoherence > MEETS and fits_as_read(trial.reading, rows, cols)), None)
     return Choice(tried[min(priced)[1]], False, bool(coherent), costs, loose)
-
-
-def same_grouping(one: np.ndarray, other: np.ndarray) -> bool:
-    """Whether two readings' labels group the halves alike, whatever they call each group."""
-    pairs = set(zip(np.ravel(one).tolist(), np.ravel(other).tolist()))
-    return len(pairs) == len(set(np.ravel(one).tolist())) == len(set(np.ravel(other).tolist()))
 
 
 def sureness(choice: Choice) -> tuple[bool, bool, bool]:
