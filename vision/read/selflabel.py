@@ -648,8 +648,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             # a pair that meets at the cut and shares colours only loosely makes the reading a guess
             rival = rival or found.incoherence > MEETS
             if not rival:
-                rival = (one_sided_rival(descriptors, tree, found, rows, cols)
-                         or coarser_than_seen(type_count_gaps(tree, types_range(MOTIF_RANGE, tiles * 4)), types))
+                rival = one_sided_rival(descriptors, tree, found, rows, cols) or coarser_than_seen(gaps, types)
             chosen, rivalled = found, rival
     coherent = [trial for trial in trials if trial.incoherence <= MEETS]
     if chosen is not None:
@@ -676,9 +675,7 @@ def coarser_than_seen(gaps: dict[int, float], types: int) -> bool:
 
     Halves of two motifs read as one type (two close colours of one figure) still let the tiles be laid out: a
     coarser reading fits wherever the true one does, so its fitting is no evidence for it, and only appearance
-    speaks. When appearance says there are more types than read, the reading is a guess; so too when the person
-    said how many motifs there are (--motifs) and appearance says more (gaps: over every number of types a puzzle
-    may show, not only those the person allows). Measured at the true
+    speaks. When appearance says there are more types than read, the reading is a guess. Measured at the true
     corners of the 108 dev family photos: of readings taken unasked before, 18 were so, 13 of them wrong; of the
     others 56 right and 3 wrong. Test families' medium photos (never tuned on), at their true corners: asked 21 ->
     23 of 36, wrong solutions unasked 2 -> 2, every edge right 20 as before.
