@@ -7,7 +7,7 @@ and colour histograms, dilute such a detail among the pixels that agree, and a b
 every copy, adds to every sum. So here two halves are as far apart as the largest difference of their lined-up
 colour pictures, smoothed a little so that one noisy pixel does not decide. Measured on the dev families' medium
 and hard photos at their true corners (seeds 10000-10011 and 20000-20011, 192 photos), halves grouped right at the
-true number of types: 128 with selflabel's appearance as it was (histograms, pictures, structure), 154 with this
+true number of types: 128 with self-labelling's appearance (histograms, pictures, structure), 154 with this
 alone; busy faces 14 -> 26 of 44, details 30 -> 44 of 54, plain faces 46 -> 51 of 58. Taking each pixel's difference
 as is (TOLERANCE 0): 145.
 
