@@ -7,9 +7,9 @@ The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE
 the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
 (selflabel.describe_halves, or with --look lined-up the largest difference of two halves lined up, difference.py,
 which self-labelling does not use: see its docstring) cut at the TRUE number of half-types, so only the descriptors
-are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority type), how many halves have a nearest
-neighbour of their own type, and the median over halves of (nearest other type) / (farthest own type) distance,
-above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
+are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority type), how many
+halves have a nearest neighbour of their own type, and the median over halves of (nearest other type) / (farthest own
+type) distance, above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
 """
 from __future__ import annotations
 
