@@ -29,7 +29,7 @@ from ..rectify import territory
 
 # The settings below were chosen on the dev families at their true corners (halves grouped right at the true number
 # of types, of 192 dev / 144 test photos; test families never tuned on): as set dev 154, test 94. Moved one at a time:
-SCALE = 0.5  # halves compared at half the rectified size, as structure.py's
+SCALE = 0.5  # halves compared at half the rectified size, as structure.py's (not moved)
 # Lightness differs more than colour between copies (shading left over after the light is evened, glare): it
 # counts half. Moved: 1.0 dev 151, test 98; 0.25 dev 153, test 93.
 LIGHTNESS_WEIGHT = 0.5
