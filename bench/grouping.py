@@ -1,15 +1,16 @@
 """How well the halves of an art family's photos sort into half-types, before any pairing or solving.
 
     python bench/grouping.py [--per-tier 12] [--tiers medium hard] [--split dev|test] [--first-seed 20000]
-                             [--look first|lined-up]
+                             [--look first|blended]
 
-The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners and put in one light as
-the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
-(selflabel.describe_halves, or with --look lined-up the largest difference of two halves lined up, difference.py,
-which self-labelling does not use: see its docstring) cut at the TRUE number of half-types, so only the descriptors
-are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority type), how many
-halves have a nearest neighbour of their own type, and the median over halves of (nearest other type) / (farthest own
-type) distance, above 1 where the types stand apart. Per face kind and motif kind, as these are where reading fails.
+The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners and put in one light
+as the pipeline does (features.white_bands). Their halves are sorted by Ward's clustering of their appearance
+(self-labelling's first look, selflabel.describe_halves: the largest difference of two halves lined up,
+difference.py; with --look blended, selflabel.blended_appearance: colours, pictures and structure, the first look
+before) cut at the TRUE number of half-types, so only the descriptors are judged: photos whose halves group exactly
+right, halves misplaced (not in their group's majority type), how many halves have a nearest neighbour of their own
+type, and the median over halves of (nearest other type) / (farthest own type) distance, above 1 where the types
+stand apart. Per face kind and motif kind, as these are where reading fails.
 """
 from __future__ import annotations
 
@@ -25,8 +26,7 @@ from photosolve.scenes.families import DEV, TEST, face_kind, family_artwork, mot
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.difference import largest_differences
-from photosolve.vision.read.selflabel import describe_halves, on_typical_scale
+from photosolve.vision.read.selflabel import blended_appearance, describe_halves
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
@@ -62,8 +62,7 @@ def run_photo(family: str, seed: int, tier: str, look: str = "first") -> dict:
     bands, face = white_bands(rectify_all(photo_from_array(scene.image), quads))
     truth = np.array([tile["edges"] for tile in scene.truth["tiles"]]).ravel()
     flat = bands.reshape(-1, *bands.shape[2:])
-    appearance = (on_typical_scale(largest_differences(flat)) if look == "lined-up"
-                  else describe_halves(flat, face).appearance)
+    appearance = (blended_appearance(flat, face) if look == "blended" else describe_halves(flat, face).appearance)
     art = family_artwork(family, motifs, seed)
     return {**grouping(appearance, truth), "face": face_kind(art), "kind": motif_kind(art), "family": family}
 
@@ -74,7 +73,7 @@ def main() -> int:
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--first-seed", type=int, default=20_000)
-    parser.add_argument("--look", choices=["first", "lined-up"], default="first", help="the appearance judged")
+    parser.add_argument("--look", choices=["first", "blended"], default="first", help="the appearance judged")
     args = parser.parse_args()
     families = DEV if args.split == "dev" else TEST
     print(f"photosolve grouping at true corners ({args.look} look) — {args.split} families, {args.per_tier} photos "

@@ -2,6 +2,7 @@
 their true corners."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from photosolve.vision.read.difference import largest_differences
@@ -20,6 +21,23 @@ def test_a_copy_moved_a_little_is_near_and_a_small_detail_changed_is_far():
     distances = largest_differences(np.stack([half, moved, detail]))
     assert np.allclose(distances, distances.T) and np.all(np.diag(distances) == 0)
     assert distances[0, 2] > 10 * distances[0, 1]
+
+
+def test_a_copy_under_glare_is_nearer_than_a_half_with_a_white_detail():
+    bands, _, truth = halves_at_true_corners("emoji-animals", 4, 10008, "medium")
+    flat = bands.reshape(-1, *bands.shape[2:])
+    half = flat[int(np.argmax(truth.ravel() == truth.ravel()[0]))]
+    height, width = half.shape[:2]
+    # a lamp's glare: white mixed in, strongest at one end of the edge, as a glossy print reflects it
+    strength = np.linspace(0.6, 0.0, width)[None, :, None] * np.ones((height, 1, 1))
+    glared = half + strength * (1.0 - half)
+    detail = half.copy()  # a white patch of 4% of the band where the figure is darkest: a white hat, not glare
+    darkness = cv2.blur((1.0 - half).sum(axis=2), (12, 6))
+    darkness[:4], darkness[height // 2:] = 0, 0  # within the figure's half nearest the edge, off the outline's rows
+    top, left = np.unravel_index(np.argmax(darkness[:, 6:-6]), darkness[:, 6:-6].shape)
+    detail[top - 3: top + 3, left: left + 12] = 1.0
+    distances = largest_differences(np.stack([half, glared, detail]))
+    assert distances[0, 2] > 10 * distances[0, 1]  # compared as they are, 6 times
 
 
 def test_copies_are_nearer_each_other_than_any_other_half():

@@ -1,14 +1,17 @@
 """The third look of self-labelling: the halves sorted by their registered print alone (selflabel.print_alone).
 
 A dev art family's hard photo (emoji food, six motifs alike in colour, printed borders, glare): sorted by colours,
-pictures and print together, whether over the whole band or about the edge's middle, some half-types are mixed,
-and no reading is sure. Sorted by the print alone, about the edge's middle, every half falls with its copies, and the
-tiles lay out with that reading. As the print alone is blind to colour (a figure printed in two colours is one print),
-such a reading is taken but asked about. And where colours give a sure reading of fewer half-types than the print
-alone surely reads (photos cut from one photograph, alike in colour: two motifs taken for one still lay out), the
-reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
+pictures and print together (the blended look), whether over the whole band or about the edge's middle, some
+half-types are mixed, and no reading is sure. Sorted by the print alone, about the edge's middle, every half falls
+with its copies, and the tiles lay out with that reading. (Self-labelling's first look, the halves lined up by where
+they differ most, now reads this photo right and sure.) As the print alone is blind to colour (a figure printed in
+two colours is one print), such a reading is taken but asked about. And where colours give a sure reading of fewer
+half-types than the print alone surely reads (photos cut from one photograph, alike in colour: two motifs taken for
+one still lay out), the reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,8 +21,8 @@ from photosolve.scenes.families import family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, choose_trial, describe_halves, print_alone, self_label,
-                                              sureness)
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, blended_appearance, choose_trial, describe_halves,
+                                              print_alone, self_label, sureness)
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
 
@@ -52,7 +55,8 @@ def test_colours_and_pictures_leave_no_sure_reading(halves):
     bands, face, truth = halves
     flat = bands.reshape(-1, *bands.shape[2:])
     for centred in (False, True):
-        choice = choose_trial(describe_halves(flat, face, centred), 3, 3, 9, MOTIF_RANGE)
+        blended = replace(describe_halves(flat, face, centred), appearance=blended_appearance(flat, face, centred))
+        choice = choose_trial(blended, 3, 3, 9, MOTIF_RANGE)
         assert not (all(sureness(choice)) and read_right(choice.trial.reading.labels, truth))
 
 
@@ -64,18 +68,18 @@ def test_the_print_alone_reads_every_half_and_the_tiles_lay_out(halves):
     assert read_right(choice.trial.reading.labels, truth)
 
 
-def test_self_label_takes_the_print_reading_but_asks(halves):
+def test_self_label_reads_it_right_and_sure_lined_up(halves):
     bands, face, truth = halves
     found = self_label(bands, 3, 3, face=face)
     assert read_right(found.reading.labels, truth)
-    assert found.guessed and found.fits
+    assert not found.guessed and found.fits
 
 
 def test_a_sure_reading_coarser_than_the_print_is_a_guess():
     bands, face, truth = halves_at_true_corners("photos-a", 6, 10007, "medium")
     assert motif_kind(family_artwork("photos-a", 6, 10007)) == "alike"
     flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = describe_halves(flat, face)
+    descriptors = replace(describe_halves(flat, face), appearance=blended_appearance(flat, face))
     by_colour = choose_trial(descriptors, 3, 3, 9, MOTIF_RANGE)
     by_print = choose_trial(print_alone(descriptors, flat), 3, 3, 9, MOTIF_RANGE)
     assert all(sureness(by_colour)) and not read_right(by_colour.trial.reading.labels, truth)
