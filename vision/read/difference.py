@@ -88,12 +88,12 @@ def largest_differences(flat: np.ndarray) -> np.ndarray:
     one = (pictures[first], lows[first], highs[first])
     other = tuple(stack[second, best] for stack in shifted)
     largest = np.zeros((count, count))
-    largest[first, second] = np.minimum(largest_difference(one, washed(other, one[0], cells), cells),
-                                        largest_difference(washed(one, other[0], cells), other, cells))
+    largest[first, second] = np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
+                                        largest_outside(washed(one, other[0], cells), other, cells))
     return largest + largest.T
 
 
-def largest_difference(one: tuple, other: tuple, cells: np.ndarray) -> np.ndarray:
+def largest_outside(one: tuple, other: tuple, cells: np.ndarray) -> np.ndarray:
     """Per pair of lined-up pictures (each given as pictures, and their colours' lows and highs within TOLERANCE:
     pairs x h x w x 3), the largest smoothed squared difference over cells of what either shows outside the other's
     colours: pairs."""
