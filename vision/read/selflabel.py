@@ -219,8 +219,8 @@ def describe_halves(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: boo
     test 3/2/1 -> 5/2/0. Real photo variants (bench/realphoto_variants.py) 67 of 72 before and after; our drawn
     never-seen hard photos at their true corners (bench/selflabel_accuracy.py) every edge right 96.7% -> 90.0%
     (one or two edges misread on 6 of 60, the motif count off by one on 5: a copy under strong glare read as a type
-    of its own; solved right 100% and no wrong solution unasked either way), medium 100% either way. Without the glare taken out: test every edge
-    right 41/41/24, real photo variants 64 of 72.
+    of its own; solved right 100% and no wrong solution unasked either way), medium 100% either way. Without the
+    glare taken out: test every edge right 41/41/24, real photo variants 64 of 72.
     """
     appearance = (blended_appearance(flat, face, centred=True) if centred
                   else on_typical_scale(largest_differences(flat)))
