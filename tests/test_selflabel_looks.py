@@ -1,0 +1,58 @@
+"""When self-labelling's first look is a guess, a later look replaces it only where it is the better-founded reading.
+
+A dev art family's medium photo (emoji animals, four motifs differing in a detail, a plain face): lined up, the
+halves sort into their eight types with a sharp jump, and the tiles lay out so, but another pairing of those types
+lays out too, so the reading is a guess. Compared again about the edge's middle (the centred look) the halves sort
+into six types, a guess too, with a far weaker jump: two motifs' halves taken for one. Self-labelling keeps the
+first look's reading and asks about it, rather than taking a guess no surer and less sharp. Halves are cut at the
+true corners, so only self-labelling is tested.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, describe_halves, self_label, surer
+
+from .test_selflabel_print import halves_at_true_corners, read_right
+
+FAMILY, MOTIFS, SEED = "emoji-animals", 4, 20006
+
+
+@pytest.fixture(scope="module")
+def looks():
+    bands, face, truth = halves_at_true_corners(FAMILY, MOTIFS, SEED, "medium")
+    flat = bands.reshape(-1, *bands.shape[2:])
+    first = choose_trial(describe_halves(flat, face), 3, 3, 9, MOTIF_RANGE)
+    centred = choose_trial(describe_halves(flat, face, centred=True), 3, 3, 9, MOTIF_RANGE)
+    return bands, face, truth, first, centred
+
+
+def test_the_first_look_reads_it_right_but_as_a_guess(looks):
+    _, _, truth, first, _ = looks
+    assert first.fits and not first.coherent
+    assert first.trial.types == 2 * MOTIFS
+    assert read_right(first.trial.reading.labels, truth)
+
+
+def test_the_centred_look_is_a_guess_too_and_less_sharp(looks):
+    _, _, truth, first, centred = looks
+    assert centred.fits and not centred.coherent
+    assert not read_right(centred.trial.reading.labels, truth)
+    assert centred.trial.gap < first.trial.gap
+    assert not surer(centred, first)
+
+
+def test_self_label_keeps_the_first_reading_and_asks(looks):
+    bands, face, truth, _, _ = looks
+    found = self_label(bands, 3, 3, face=face)
+    assert read_right(found.reading.labels, truth)
+    assert found.guessed and found.fits
+
+
+def test_a_surer_look_replaces_a_guess_whatever_its_jump(looks):
+    _, _, _, first, centred = looks
+    sure = replace(centred, coherent=True)  # the same weaker jump, but no guess
+    assert surer(sure, first)
+    assert not surer(first, sure)
