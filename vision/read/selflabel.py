@@ -3,21 +3,21 @@
 Every copy of one half (a red beetle's head) is printed alike, so the halves fall into tight groups, one per
 half-type: Ward's hierarchical clustering of how much they differ where they differ most, lined up against each
 other (difference.py: found outlines are a few percent off, and a lamp's glare is taken out), cut where the merge
-height jumps. Where that leaves a guess, they are compared again by their colours, colour layout, silhouette and
-fine structure about their edge's middle, where every motif is cut (a busy face fills the rest of a band), and then
-by their print alone there (blind to colour, so taken only as a guess); a sure reading that colours, pictures and
-structure see otherwise, surely too, is a guess as well. A motif is one picture cut in two on a tile's edge, so its
-two half-types meet at the cut: the rows nearest the edge of one continue, mirrored, into the other's (cut.py).
-That, and colour likeness where a figure is cut through a thin or sharply drawn part, rank the ways of pairing the
-types into motifs; a pair is plausible when either holds, as a motif's halves need not share their colours (a face
-and its trousers). The number of types is not known: cuts are taken sharpest first, and the first whose cheapest
-plausible pairing the tiles can be laid out with wins (the solver in the loop); when a second pairing of the same
-types, nearly as cheap, fits too, the reading is a guess and the person is asked; so is one coarser than appearance
-says (two motifs read as one fit wherever the true reading does). The solver cannot check halves on the frame, so a
-reading that leaves a type unpaired yields to one that pairs every type nearly as sharply, and a lone half paler
-than the type it looks like is read as that type washed out by glare. Probabilities come from distances to each
-type's and each motif's mean, as for template reads, so review and repair work the same; a half unlike every type is
-doubted.
+height jumps. Where that leaves a guess, they are compared again (that reading taken only where it is surer, or as
+sure and finer or sharper) by their colours, colour layout, silhouette and fine structure about their edge's middle,
+where every motif is cut (a busy face fills the rest of a band), and then by their print alone there (blind to
+colour, so taken only as a guess); a sure reading that colours, pictures and structure see otherwise, surely too, is
+a guess as well. A motif is one picture cut in two on a tile's edge, so its two half-types meet at the cut: the rows
+nearest the edge of one continue, mirrored, into the other's (cut.py). That, and colour likeness where a figure is
+cut through a thin or sharply drawn part, rank the ways of pairing the types into motifs; a pair is plausible when
+either holds, as a motif's halves need not share their colours (a face and its trousers). The number of types is not
+known: cuts are taken sharpest first, and the first whose cheapest plausible pairing the tiles can be laid out with
+wins (the solver in the loop); when a second pairing of the same types, nearly as cheap, fits too, the reading is a
+guess and the person is asked; so is one coarser than appearance says (two motifs read as one fit wherever the true
+reading does). The solver cannot check halves on the frame, so a reading that leaves a type unpaired yields to one
+that pairs every type nearly as sharply, and a lone half paler than the type it looks like is read as that type
+washed out by glare. Probabilities come from distances to each type's and each motif's mean, as for template reads,
+so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 
@@ -569,23 +569,22 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
                 and not (loosely and (outlined.trial.incoherence > MEETS or not sharper(outlined, choice)))):
             choice = replace(outlined, costs={**choice.costs, **outlined.costs})
     if not (choice.fits and choice.coherent):
-        # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy
-        # face or the corners of the tile's other halves fill the rest of its band, at another place on every copy.
-        # Taken where it is surer: it fits where the first did not, is no guess where the first was one, or is as
-        # sure and reads more half-types or with a sharper jump. (Taken before unless it was the worse guess, a tie
-        # or a pair only loosely plausible against one surely so going to it: the first look, lined up, was often
-        # right with a far sharper jump, 3-11 against 1.1-1.5, and lost to a coarser centred guess. Whole pipeline,
-        # no templates, seeds 20000 and 10000, easy/medium/hard, before -> after: every edge right dev 49/51/39 ->
-        # 56/54/42 of 72 a tier, emoji-nature 20/20/16 -> 21/21/18 of 24, test families (never tuned on) 40/39/29
-        # -> 43/40/28; questions and wrong solutions unasked the same on every tier; real photo variants 67 of 72
-        # either way; drawn never-seen at true corners medium 100%, hard 90.0% either way. With the jump alone
-        # deciding a tie, a coarser but sharper reading kept: dev 55/53/41, emoji-nature 21/21/19, test as after,
-        # drawn hard solved 100% -> 98.3%.) Compared so always, the dev art families read better (every edge right,
-        # whole pipeline: 61 -> 71 of 108) but our own drawn never-seen
-        # hard photos worse (seeds 30000-30059: 93.3% -> 85.0%; their figures differ head from tail deep in the
-        # tile). So: dev 61 -> 66, test families (never tuned on) 42 -> 50, the drawn hard photos as before (taken
-        # only where it is no guess: dev 62, test 48). Taking whichever look's types stand apart more sharply (the
-        # jump of its reading) was a wash (2026-11-26, on the generator's both-sided details: every edge right dev
+        # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy face or
+        # the corners of the tile's other halves fill the rest of its band, at another place on every copy. Taken where
+        # it is surer: it fits where the first did not, is no guess where the first was one, or is as sure and reads
+        # more half-types or with a sharper jump. (Taken before unless it was the worse guess, a tie or a pair only
+        # loosely plausible against one surely so going to it: the first look, lined up, was often right with a far
+        # sharper jump, 3-11 against 1.1-1.5, and lost to a coarser centred guess. Whole pipeline, no templates, seeds
+        # 20000 and 10000, easy/medium/hard, before -> after: every edge right dev 49/51/39 -> 56/54/42 of 72 a tier,
+        # emoji-nature 20/20/16 -> 21/21/18 of 24, test families (never tuned on) 40/39/29 -> 43/40/28; questions and
+        # wrong solutions unasked the same on every tier; real photo variants 67 of 72 either way; drawn never-seen at
+        # true corners medium 100%, hard 90.0% either way. With the jump alone deciding a tie, a coarser but sharper
+        # reading kept: dev 55/53/41, emoji-nature 21/21/19, test as after, drawn hard solved 100% -> 98.3%.) Compared
+        # so always, the dev art families read better (every edge right, whole pipeline: 61 -> 71 of 108) but our own
+        # drawn never-seen hard photos worse (seeds 30000-30059: 93.3% -> 85.0%; their figures differ head from tail
+        # deep in the tile). So: dev 61 -> 66, test families (never tuned on) 42 -> 50, the drawn hard photos as before
+        # (taken only where it is no guess: dev 62, test 48). Taking whichever look's types stand apart more sharply
+        # (the jump of its reading) was a wash (2026-11-26, on the generator's both-sided details: every edge right dev
         # 76 -> 75 of 144 medium/hard, test 90 -> 92 of 216; 9 fewer questions; both looks on every photo).
         centred = choose_trial(describe_halves(flat, face, centred=True), rows, cols, tiles, motif_range)
         finest = max(finest, centred.trial.types)
@@ -664,6 +663,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     """The trial to read the halves with (self_label says how it is chosen)."""
     tree = appearance_tree(descriptors)
     gaps = type_count_gaps(tree, types_range(motif_range, tiles * 4))
+    every_gap = type_count_gaps(tree, types_range(MOTIF_RANGE, tiles * 4))  # whatever --motifs allows
     trials: list[Trial] = []
     chosen = None
     rivalled = False  # another pairing of the chosen types fits too
@@ -694,7 +694,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             rival = rival or found.incoherence > MEETS
             if not rival:
                 rival = (one_sided_rival(descriptors, tree, found, rows, cols)
-                         or coarser_than_seen(type_count_gaps(tree, types_range(MOTIF_RANGE, tiles * 4)), types))
+                         or coarser_than_seen(every_gap, types))
             chosen, rivalled = found, rival
     coherent = [trial for trial in trials if trial.incoherence <= MEETS]
     if chosen is not None:
