@@ -148,6 +148,11 @@ class HeldInterrupt:
             self.pending = False
             raise KeyboardInterrupt
 
+    def finish(self) -> None:
+        """Stop holding, and forget an interrupt made meanwhile: the work it would have stopped is done."""
+        self.pending = False
+        self.release()
+
 
 @app.command("learn")
 def learn(

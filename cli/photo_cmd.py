@@ -16,6 +16,7 @@ from ..vision.read.templates import SET_FILES
 from ..vision.render import solved_board
 from .document import solution_document
 from .exit_codes import ExitCode, Fail, say
+from .main import HeldInterrupt
 from .photo_outputs import (DEBUG_FILES, DOUBTFUL, check_folder, check_output, save_image, save_photo_templates,
                             save_tile_file, scratch_path, write_annotated, write_debug)
 from .progress import Stages
@@ -123,35 +124,41 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     with stages.stage("solving"):
         result = by_seams(solve_board(puzzle, rows, cols, photo_path), halves)
     first = result.solutions[0] if result.solutions else None
-    if first is not None and solved_target is not None:
-        with stages.stage("drawing the solution"):
-            save_image(solved_board(photo.image, halves.quads, first), solved_target)
-    if annotate_target is not None:
-        write_annotated(photo, halves, puzzle, reading, first, annotate_target)
-    if tiles_target is not None:
-        save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
-                       tiles_target)
-    if templates_folder is not None:
-        save_photo_templates(puzzle, halves, templates_folder, photo_path)
-    if debug_folder is not None:
-        write_debug(debug_folder, halves)
-    if options.as_json:
-        document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
-        document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]
-        document["motifs_guessed"] = bool(read.guess)
-        print(json.dumps(document, indent=1))
-    else:
-        print_photo_result(puzzle, result, reading)
-    for target, what in ((solved_target if first is not None else None, "solved picture"),
-                         (annotate_target, "annotated photo"), (tiles_target, "tiles as read")):
-        if target is not None:
-            say(f"{what} written to {target}")
-    if first is None:
-        suspects = most_doubtful(reading, puzzle, 4)
-        say(f"no solution: the tiles as read cannot be arranged on a {rows}x{cols} board, nor with a few edges "
-            f"read differently; most doubtful: {suspects}; check the reading with --annotate reading.png")
-        return ExitCode.NO_SOLUTION
-    return ExitCode.SOLVED
+    # What was found is delivered whole: a Ctrl-C while the outputs are written and the result said would leave
+    # some outputs written and others not, or a whole picture under an exit status saying the run was stopped.
+    delivering = HeldInterrupt()
+    try:
+        if first is not None and solved_target is not None:
+            with stages.stage("drawing the solution"):
+                save_image(solved_board(photo.image, halves.quads, first), solved_target)
+        if annotate_target is not None:
+            write_annotated(photo, halves, puzzle, reading, first, annotate_target)
+        if tiles_target is not None:
+            save_tile_file(puzzle, reading, f"read from {photo_path} ({read.how}); tile numbers as in --annotate",
+                           tiles_target)
+        if templates_folder is not None:
+            save_photo_templates(puzzle, halves, templates_folder, photo_path)
+        if debug_folder is not None:
+            write_debug(debug_folder, halves)
+        if options.as_json:
+            document = add_photo_fields(solution_document(puzzle, result), photo, halves, reading, read.templates.name)
+            document["repairs"] = [change_document(c) for c in (fixed.changes if fixed else ())]
+            document["motifs_guessed"] = bool(read.guess)
+            print(json.dumps(document, indent=1))
+        else:
+            print_photo_result(puzzle, result, reading)
+        for target, what in ((solved_target if first is not None else None, "solved picture"),
+                             (annotate_target, "annotated photo"), (tiles_target, "tiles as read")):
+            if target is not None:
+                say(f"{what} written to {target}")
+        if first is None:
+            suspects = most_doubtful(reading, puzzle, 4)
+            say(f"no solution: the tiles as read cannot be arranged on a {rows}x{cols} board, nor with a few edges "
+                f"read differently; most doubtful: {suspects}; check the reading with --annotate reading.png")
+            return ExitCode.NO_SOLUTION
+        return ExitCode.SOLVED
+    finally:
+        delivering.finish()
 
 
 def questions_before_solving(fixed, motifs_guessed: bool) -> int:
