@@ -20,9 +20,9 @@ from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings, describe_halves,
-                                         PAIRINGS_TRIED, fits_as_read, labels_fit,
-                                         motif_labels, pairing_costs, repair_cost, self_label, type_count_gaps,
-                                         type_posterior_from_distances, types_range)
+                                         PAIRINGS_TRIED, distinct_colour_costs, fits_as_read, labels_fit,
+                                         motif_labels, pairing_costs, ranking_costs, repair_cost, self_label,
+                                         type_count_gaps, type_posterior_from_distances, types_range)
 from photosolve.vision.read import halfmatch
 from photosolve.vision.read.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad
@@ -86,12 +86,14 @@ def test_the_types_are_where_appearance_jumps_most(photographed):
 
 def test_true_half_types_pair_into_the_true_motifs(photographed):
     """The pairing on its own: given each half's true type, the first of the cheapest pairings (by how halves meet
-    at the cut and by their colours) that the tiles can be laid out with pairs head with tail."""
+    at the cut and by their distinct colours) that the tiles can be laid out with pairs head with tail."""
     bands, edges, truth, _ = photographed
     descriptors = describe_halves(bands.reshape(-1, *bands.shape[2:]))
     values = sorted(set(edges.ravel().tolist()))
     types = np.searchsorted(values, edges.ravel())
-    pairings = cheapest_pairings(sum(pairing_costs(descriptors, types)), len(values) % 2, keep=PAIRINGS_TRIED)
+    meets, _ = pairing_costs(descriptors, types)
+    costs = ranking_costs(meets, distinct_colour_costs(descriptors.colours, types))
+    pairings = cheapest_pairings(costs, len(values) % 2, keep=PAIRINGS_TRIED)
     fitting = [motif_labels(types, pairs) for _, pairs in pairings
                if labels_fit(motif_labels(types, pairs).reshape(edges.shape), truth["rows"], truth["cols"])]
     assert fitting and edges_right_up_to_renaming(fitting[0], edges) == edges.size
