@@ -113,7 +113,10 @@ OUTLINE_RETRY = 0.5
 # right pairings' rivals that fit cost 0.72-3.0 more (never-seen medium 10026, 20009, hard 10010, two-tone 20009);
 # where two pairings could not be told apart (two-tone 20011, photos-a 20000), 0.06-0.18 more.
 # Moved: 0.25 dev as set, test 34/18/7; 0.6 dev 91/60/6, test 35/16/7. With the third look (--balance; as set dev
-# 96/60/6, test 39/18/6): 0.25 dev as set, test 38/18/6; 0.6 dev 96/59/6, test 37/16/6.
+# 96/60/6, test 39/18/6): 0.25 dev as set, test 38/18/6; 0.6 dev 96/59/6, test 37/16/6. With ranking_costs (whole
+# pipeline, no templates, bench/families.py's photos at found corners, seeds 20000 + 10000, easy/medium/hard; as set
+# every edge right dev 56/54/43, test 45/41/29): 0.25 the same, one more wrong solution unasked on dev; 0.6 dev the
+# same, test 44/40/29, questions 262 -> 268 of 504.
 RIVAL = 0.4
 # A type shows a colour in full (distinct_colour_costs) when this share of its motif pixels have it. Measured as in
 # ranking_costs (dev, the true pairing the first to lay out, of 230; colour costs then added, not their roots):
