@@ -6,8 +6,9 @@ half-types are mixed, and no reading is sure. Sorted by the print alone, about t
 with its copies, and the tiles lay out with that reading. (Self-labelling's first look, the halves lined up by where
 they differ most, now reads this photo right and sure.) As the print alone is blind to colour (a figure printed in
 two colours is one print), such a reading is taken but asked about. And where colours give a sure reading of fewer
-half-types than the print alone surely reads (photos cut from one photograph, alike in colour: two motifs taken for
-one still lay out), the reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
+half-types than the print alone surely reads (figures alike in colour: two motifs taken for one still lay out; a
+medium photo of the same family, where the blended look surely reads nine half-types and the print twelve), the
+reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
 """
 from __future__ import annotations
 
@@ -76,8 +77,8 @@ def test_self_label_reads_it_right_and_sure_lined_up(halves):
 
 
 def test_a_sure_reading_coarser_than_the_print_is_a_guess():
-    bands, face, truth = halves_at_true_corners("photos-a", 6, 10007, "medium")
-    assert motif_kind(family_artwork("photos-a", 6, 10007)) == "alike"
+    bands, face, truth = halves_at_true_corners(FAMILY, MOTIFS, 10000, "medium")
+    assert motif_kind(family_artwork(FAMILY, MOTIFS, 10000)) == "alike"
     flat = bands.reshape(-1, *bands.shape[2:])
     descriptors = replace(describe_halves(flat, face), appearance=blended_appearance(flat, face))
     by_colour = choose_trial(descriptors, 3, 3, 9, MOTIF_RANGE)
