@@ -2,9 +2,9 @@
 
 Such a pair is usually forced by a wrong grouping, and the reading is then a guess. But where the halves' appearance
 jumps sharply at the number of types read (selflabel.SHARP_JUMP), every type is paired and no other plausible
-pairing of them lets the tiles lay out, the loose pair is a motif whose halves differ (emoji nature, dev: a figure
-cut through a thin part), and the reading is taken unasked. Where another plausible pairing also lays out (emoji
-food, dev), it is still asked about. Halves are cut at the true corners, so only self-labelling is tested.
+pairing of them lets the tiles lay out, the loose pair is a true motif whose halves meet and share colours only
+loosely (emoji nature and emoji animals, dev), and the reading is taken unasked. Where another plausible pairing
+also lays out (emoji food, dev), it is still asked about. Halves are cut at the true corners, so only self-labelling is tested.
 """
 from __future__ import annotations
 
