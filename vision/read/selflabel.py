@@ -755,8 +755,8 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
         if found is not None:
             # a pair that meets at the cut and shares colours only loosely makes the reading a guess, unless the
             # types stand apart sharply, pair up every one, and lay out in no other plausible pairing (SHARP_JUMP)
-            rival = rival or (found.incoherence > MEETS and not (gaps[types] >= SHARP_JUMP and alone
-                                                                 and not leaves_unpaired(found.reading)))
+            sharp = gaps[types] >= SHARP_JUMP and alone and not leaves_unpaired(found.reading)
+            rival = rival or (found.incoherence > MEETS and not sharp)
             if not rival:
                 rival = (one_sided_rival(descriptors, tree, found, rows, cols)
                          or coarser_than_seen(every_gap, types))
