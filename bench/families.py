@@ -29,8 +29,8 @@ from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges,
-                                        seams_first)
+from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_edges,
+                                        read_photo_edges, seams_first)
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.read.selflabel import SELF_READ_NAME
 
@@ -72,7 +72,8 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     corners = [q.corners for q in halves.quads]
     if mode == "none":
         read = read_photo_edges(halves, NO_TEMPLATES, rows, cols)
-        reading, guessed, used = read.reading, bool(read.guess), read.templates
+        reading, used = read.reading, read.templates
+        guessed = bool(read.guess) and not guess_settled(read, halves, rows, cols)
     else:
         reading, guessed, used = read_edges(halves, templates), False, templates
     true_found = true_edges_as_found(corners, truth)

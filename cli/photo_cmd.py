@@ -90,7 +90,10 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading, options.motifs)
     say(read.how)
     say_weak_outlines(halves)
-    if read.guess:
+    if read.guess and guess_is_moot(read, halves, rows, cols, stages):
+        say(f"{read.guess}; but every reading in doubt lays the tiles out as the one taken does, so its solution "
+            f"is no guess")
+    elif read.guess:
         read = settle_guess(read, options, photo, halves, rows, cols, stages, (tiles_target, annotate_target))
     reading, names = read.reading, read.templates.motif_names
     puzzle = puzzle_of(reading.labels, names, photo_path)
@@ -183,6 +186,14 @@ def check_motifs(options: PhotoOptions, rows: int, cols: int) -> None:
     if options.tiles is not None:
         raise Fail("--motifs is for reading the edges from the photo, --tiles gives them typed in: drop one",
                    ExitCode.BAD_INPUT)
+
+
+def guess_is_moot(read, halves, rows: int, cols: int, stages: Stages) -> bool:
+    """Whether the motifs' guess leaves the solution as it is (vision.pipeline.guess_settled)."""
+    from ..vision.pipeline import guess_settled
+
+    with stages.stage("checking the guess"):
+        return guess_settled(read, halves, rows, cols)
 
 
 def settle_guess(read, options: PhotoOptions, photo, halves, rows: int, cols: int, stages: Stages,

@@ -76,6 +76,15 @@ class Solution:
         by_id = {t.id: t.edges for t in puzzle.tiles}
         return [[turn_edges(by_id[p.tile], p.turns) for p in row] for row in self.cells]
 
+    def seams_match(self, puzzle: Puzzle) -> bool:
+        """Whether every inner seam of this arrangement joins two edges that fit in `puzzle` (its tiles, by id,
+        may be read otherwise than the puzzle it was solved from): +k meets -k, or like meets like."""
+        grid = self.edges(puzzle)
+        fit = (lambda a, b: a + b == 0) if puzzle.match == "signed" else (lambda a, b: a == b)
+        return all((c + 1 >= self.cols or fit(grid[r][c][1], grid[r][c + 1][3]))
+                   and (r + 1 >= self.rows or fit(grid[r][c][2], grid[r + 1][c][0]))
+                   for r in range(self.rows) for c in range(self.cols))
+
     def rotated(self) -> "Solution":
         """The same arrangement seen after turning the whole board a quarter turn clockwise."""
         rows, cols = self.rows, self.cols

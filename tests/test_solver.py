@@ -140,3 +140,13 @@ def test_fill_order_visits_every_cell_once_and_each_touches_a_placed_one(rows, c
     assert sorted(order) == [(r, c) for r in range(rows) for c in range(cols)]
     for i, (r, c) in enumerate(order[1:], start=1):
         assert any(abs(r - r2) + abs(c - c2) == 1 for r2, c2 in order[:i])
+
+
+def test_an_arrangement_is_checked_against_the_tiles_read_otherwise(load_sample):
+    puzzle = load_sample("cats")
+    solution = solve(puzzle, 3, 3, first=True).solutions[0]
+    assert solution.seams_match(puzzle)
+    rows = [list(t.edges) for t in sorted(puzzle.tiles, key=lambda t: t.id)]
+    centre = solution.cells[1][1].tile - 1  # every side of the centre tile lies on an inner seam
+    rows[centre][0] = -rows[centre][0]
+    assert not solution.seams_match(Puzzle.from_edges([tuple(r) for r in rows]))

@@ -44,6 +44,9 @@ class EdgeReading:
     templates: TemplateSet
     how: str  # one line: which set and why
     guess: str = ""  # when the motifs themselves are a guess (however sure each edge looks), why, in one line
+    # the other readings (tiles x 4 labels each) the guess lies between, where it lies only between known ones
+    # (selflabel.SelfReading.rivals); None otherwise
+    rivals: tuple[np.ndarray, ...] | None = None
 
 
 def cut_halves(photo: Photo, expected: int) -> Halves:
@@ -136,7 +139,27 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
              f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
              f"share their colours), so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,
-                       f"{why}; {found.motifs} motifs found in the photo itself", guess)
+                       f"{why}; {found.motifs} motifs found in the photo itself", guess, found.rivals)
+
+
+def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bool:
+    """Whether the motifs' guess leaves the solution as it is: the guess lies only between known readings
+    (EdgeReading.rivals), and the arrangement photosolve draws with the one taken (the repaired reading's, seams
+    first) lays the tiles out under every other too, so it is right whichever of them is true."""
+    from ..solver import Puzzle, solve
+    from ..solver.repair import repair
+
+    if not read.guess or not read.rivals:
+        return False
+    fixed = repair(edge_posteriors(read.reading), rows, cols)
+    if fixed.solution is None:
+        return False
+    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), rows, cols)
+    if not solved.solutions:
+        return False
+    drawn = seams_first(solved.solutions, halves)[0]
+    return all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels]))
+               for labels in read.rivals)
 
 
 def repairable(reading: Reading, rows: int, cols: int) -> bool:

@@ -177,6 +177,11 @@ class SelfReading:
     # questions more are all on wrong readings, which ended with no solution before).
     guessed: bool = False
     fits: bool = True
+    # When a guess that fits lies only between known readings of the halves (another pairing of the same types
+    # nearly as cheap, a finer reading appearance favours, another look's sure reading), those others' labels
+    # (tiles x 4 each): an arrangement that lays out under every one of them is right whichever is true. None
+    # where the doubt is open (a pair only loosely plausible, a chance fit, no fit at all).
+    rivals: tuple[np.ndarray, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -547,8 +552,10 @@ def incoherence_of(pairs: list[tuple[int, ...]], meets: np.ndarray, colours: np.
     return float(max((min(meets[pair], colours[pair]) for pair in pairs if len(pair) == 2), default=0.0))
 
 
-def one_sided_rival(descriptors: HalfDescriptors, tree: np.ndarray, chosen: Trial, rows: int, cols: int) -> bool:
-    """Whether the cut or the colours alone pair the chosen types otherwise, plausibly, and the tiles lay out so too.
+def one_sided_rival(descriptors: HalfDescriptors, tree: np.ndarray, chosen: Trial, rows: int, cols: int
+                    ) -> np.ndarray | None:
+    """The labels (tiles x 4) of another pairing of the chosen types that the cut or the colours alone prefer,
+    plausibly, and the tiles lay out with too; None when there is none.
 
     Each is evidence of its own, and each fails where the other holds (pairing_costs); their sum ranks pairings.
     When one of them on its own prefers another pairing that also lays out, the sum's choice is a guess between them.
@@ -559,10 +566,27 @@ def one_sided_rival(descriptors: HalfDescriptors, tree: np.ndarray, chosen: Tria
         _, pairs = cheapest_pairings(alone, chosen.types % 2, 1)[0]
         if pairing_of(pairs) == chosen.pairs:
             continue
-        if (incoherence_of(pairs, meets, colours) <= MEETS
-                and labels_fit(motif_labels(cut, pairs).reshape(-1, 4), rows, cols)):
-            return True
-    return False
+        labels = motif_labels(cut, pairs).reshape(-1, 4)
+        if incoherence_of(pairs, meets, colours) <= MEETS and labels_fit(labels, rows, cols):
+            return labels
+    return None
+
+
+def finer_readings(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[int, float], types: int, tiles: int,
+                   rows: int, cols: int) -> list[np.ndarray] | None:
+    """The labels of the readings finer than `types` types that appearance favours (coarser_than_seen): for each such
+    number of types, its cheapest plausible pairing that the tiles lay out with. None when some such number has none:
+    the doubt is then not only between known readings."""
+    found = []
+    for more, jump in gaps.items():
+        if more <= types or jump <= gaps[types]:
+            continue
+        fitting = next((trial for trial in trials_for(descriptors, tree, more, jump, tiles)
+                        if trial.incoherence <= PLAUSIBLE and fits_as_read(trial.reading, rows, cols)), None)
+        if fitting is None:
+            return None
+        found.append(fitting.reading.labels)
+    return found
 
 
 def washed_out_joined(descriptors: HalfDescriptors, cut: np.ndarray, labels: np.ndarray,
@@ -628,7 +652,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # the centred look below)
         if (outlined.fits and not leaves_unpaired(outlined.trial.reading)
                 and not (loosely and (outlined.trial.incoherence > MEETS or not sharper(outlined, choice)))):
-            choice = replace(outlined, costs={**choice.costs, **outlined.costs})
+            choice = replace(outlined, costs={**choice.costs, **outlined.costs}, rivals=rivals_after(outlined, choice))
     if not (choice.fits and choice.coherent):
         # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy face or
         # the corners of the tile's other halves fill the rest of its band, at another place on every copy. Taken where
@@ -650,7 +674,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         centred = choose_trial(describe_halves(flat, face, centred=True), rows, cols, tiles, motif_range)
         finest = max(finest, centred.trial.types)
         if surer(centred, choice):
-            choice = replace(centred, costs={**choice.costs, **centred.costs})
+            choice = replace(centred, costs={**choice.costs, **centred.costs}, rivals=rivals_after(centred, choice))
     printed = choose_trial(print_alone(descriptors, flat), rows, cols, tiles, motif_range)
     if choice.fits and choice.coherent:
         # A sure reading of fewer types than the print alone surely reads may have taken two motifs alike in colour
@@ -661,7 +685,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # 432.
         # The print look is made on every photo for it: 12 MP never-seen photo 1.11 s whole process.
         if all(sureness(printed)) and printed.trial.types > choice.trial.types:
-            choice = replace(choice, coherent=False)
+            choice = replace(choice, coherent=False, rivals=(printed.trial.reading.labels,))
         else:
             # A sure reading that the appearance blended of colours, pictures and print (the first look before
             # difference.py) groups otherwise, surely too, is a guess: two ways of seeing the halves each sure of
@@ -674,7 +698,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
                                    tiles, motif_range)
             if all(sureness(blended)) and not same_grouping(blended.trial.reading.labels,
                                                              choice.trial.reading.labels):
-                choice = replace(choice, coherent=False)
+                choice = replace(choice, coherent=False, rivals=(blended.trial.reading.labels,))
     else:
         # Sorted again by the registered print alone, about the edge's middle (print_alone): where colours and
         # pictures mislead (motifs alike in colour, glare, a coloured or busy face), copies of a half are still one
@@ -690,21 +714,22 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # on dev photos read right, but a wrong solution unasked on 1 dev photo more (whole pipeline: a detail
         # differs) and 2 test photos (true corners: recoloured figures).
         if all(sureness(printed)) and printed.trial.types >= finest:
-            choice = replace(printed, coherent=False, costs={**choice.costs, **printed.costs})
+            choice = replace(printed, coherent=False, costs={**choice.costs, **printed.costs}, rivals=None)
     if not choice.fits and choice.loose is not None:
         # A guess either way, but a better one than a repair: a motif's halves that meet badly at the cut and
         # differ in colour (a figure cut through a thin part, under glare) still let the tiles lay out as read,
         # where a repaired reading was true on 1 of 34 dev photos. Measured at the true corners of the dev
         # families' medium and hard photos, every edge right 33 -> 36 of 72 (all asked, as before); test
         # families (never tuned on), medium, 17 -> 19 of 36.
-        choice = Choice(choice.loose, True, False, choice.costs)
+        choice = Choice(choice.loose, True, False, choice.costs, rivals=None)
     reading = choice.trial.reading
     names = motif_names(flat, reading.labels.ravel(), face)
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
                             bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()},
                             face=tuple(float(v) for v in face))
-    return SelfReading(reading, templates, len(names), choice.costs, guessed=not (choice.coherent and choice.fits),
-                       fits=choice.fits)
+    guessed = not (choice.coherent and choice.fits)
+    return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits,
+                       rivals=choice.rivals if guessed and choice.fits else None)
 
 
 @dataclass(frozen=True)
@@ -718,6 +743,7 @@ class Choice:
     # when nothing plausible fits: the sharpest reading that fits as read although some pair of it neither meets at
     # the cut nor shares colours (MEETS), or None
     loose: Trial | None = None
+    rivals: tuple[np.ndarray, ...] | None = ()  # as SelfReading.rivals, where not coherent
 
 
 def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int, motif_range: range) -> Choice:
@@ -728,12 +754,13 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     trials: list[Trial] = []
     chosen = None
     rivalled = False  # another pairing of the chosen types fits too
+    between: list[np.ndarray] | None = []  # the readings a doubt lies between (Choice.rivals)
     costs: dict[int, float] = {}
     for types in sorted(gaps, key=gaps.get, reverse=True):
         if chosen is not None and (not leaves_unpaired(chosen.reading)
                                    or gaps[types] < PAIRED_OVER_UNPAIRED * chosen.gap):
             break
-        found, rival, alone = None, False, True
+        found, rival, alone, others = None, False, True, []
         for rank, trial in enumerate(trials_for(descriptors, tree, types, gaps[types], tiles)):
             trials.append(trial)
             if trial.incoherence > PLAUSIBLE:
@@ -746,24 +773,32 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             if fits and found is None:
                 found = trial
                 # a dearer pairing of types that barely stand out fitting is as likely chance as the puzzle
-                rival = rank > 0 and gaps[types] < WEAK_JUMP
+                if rank > 0 and gaps[types] < WEAK_JUMP:
+                    rival, others = True, None
             elif fits:
                 alone = False
                 if trial.cost - found.cost <= RIVAL:
                     rival = True  # the same half-types paired two ways, and the tiles lay out with both
+                    others = None if others is None else others + [trial.reading.labels]
                     break
         if found is not None:
             # a pair that meets at the cut and shares colours only loosely makes the reading a guess, unless the
             # types stand apart sharply, pair up every one, and lay out in no other plausible pairing (SHARP_JUMP)
             sharp = gaps[types] >= SHARP_JUMP and alone and not leaves_unpaired(found.reading)
-            rival = rival or (found.incoherence > MEETS and not sharp)
-            if not rival:
-                rival = (one_sided_rival(descriptors, tree, found, rows, cols)
-                         or coarser_than_seen(every_gap, types))
-            chosen, rivalled = found, rival
+            if found.incoherence > MEETS and not sharp:
+                rival, others = True, None
+            if others is not None:  # the doubt so far lies between known readings, or there is none
+                sided = one_sided_rival(descriptors, tree, found, rows, cols)
+                if sided is not None:
+                    rival, others = True, others + [sided]
+                if coarser_than_seen(every_gap, types):
+                    finer = finer_readings(descriptors, tree, every_gap, types, tiles, rows, cols)
+                    rival, others = True, None if finer is None else others + finer
+            chosen, rivalled, between = found, rival, others
     coherent = [trial for trial in trials if trial.incoherence <= MEETS]
     if chosen is not None:
-        return Choice(chosen, True, not rivalled, costs)
+        return Choice(chosen, True, not rivalled, costs,
+                      rivals=None if between is None else tuple(between) if rivalled else ())
     # nothing plausible fits as read: the sharpest coherent readings are repaired, the cheapest taken; and the
     # sharpest implausible reading that fits as read is kept aside (Choice.loose)
     tried = coherent[:FALLBACK_TRIED] or trials[:1]
@@ -773,6 +808,14 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     loose = next((trial for trial in trials
                   if trial.incoherence > MEETS and fits_as_read(trial.reading, rows, cols)), None)
     return Choice(tried[min(priced)[1]], False, bool(coherent), costs, loose)
+
+
+def rivals_after(later: Choice, earlier: Choice) -> tuple[np.ndarray, ...] | None:
+    """The readings a later look's guess lies between once it replaces an earlier look's: its own, and the earlier
+    reading where that fits as read too (it is no less possible for being replaced)."""
+    if later.coherent or later.rivals is None or not earlier.fits:
+        return later.rivals
+    return (*later.rivals, earlier.trial.reading.labels)
 
 
 def same_grouping(one: np.ndarray, other: np.ndarray) -> bool:

@@ -1,0 +1,72 @@
+"""A guess of the motifs that does not change the solution is not asked about (vision.pipeline.guess_settled).
+
+Self-labelling says its motifs are a guess where two readings of the halves are about as likely. Where the guess
+lies only between known readings (another pairing of the same types, another look's reading) and the arrangement
+photosolve draws with the one taken lays the tiles out under each of them, the solution is right whichever is true,
+and the person is not asked. Real generated photos (dev art families), read through the whole pipeline.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from photosolve.cli.exit_codes import ExitCode
+from photosolve.cli.main import app, with_default_command
+from photosolve.scenes.evaluate import arrangement_fits, true_edges_as_found
+from photosolve.scenes.scene import make_scene, save_scene
+from photosolve.solver import Puzzle, solve
+from photosolve.solver.repair import repair
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_photo_edges,
+                                        seams_first)
+
+
+def read_scene(family: str, motifs: int, seed: int, tier: str):
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
+    halves = cut_halves(photo_from_array(scene.image), 9)
+    return scene, halves, read_photo_edges(halves, NO_TEMPLATES, 3, 3)
+
+
+def drawn_arrangement(read, halves):
+    fixed = repair(edge_posteriors(read.reading), 3, 3)
+    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
+    return seams_first(solved.solutions, halves)[0]
+
+
+@pytest.fixture(scope="module")
+def settled_photo(tmp_path_factory):
+    scene, halves, read = read_scene("emoji-animals", 4, 10006, "easy")
+    path = tmp_path_factory.mktemp("settled") / "animals.jpg"
+    save_scene(scene, path)
+    return scene, halves, read, path
+
+
+def test_a_guess_whose_readings_all_lay_the_tiles_out_alike_is_settled(settled_photo):
+    scene, halves, read, _ = settled_photo
+    assert read.guess and read.rivals
+    assert guess_settled(read, halves, 3, 3)
+    drawn = drawn_arrangement(read, halves)
+    truth = true_edges_as_found([q.corners for q in halves.quads], scene.truth)
+    assert arrangement_fits(drawn, np.asarray(truth))
+    assert all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival])) for rival in read.rivals)
+
+
+def test_a_settled_guess_is_solved_without_asking(settled_photo, tmp_path):
+    *_, path = settled_photo
+    result = CliRunner().invoke(app, with_default_command([str(path), "--templates", "none",
+                                                           "-o", str(tmp_path / "solved.png")]))
+    assert result.exit_code == 0, result.output
+    assert "is no guess" in result.output and (tmp_path / "solved.png").exists()
+
+
+def test_a_guess_between_readings_that_lay_the_tiles_out_otherwise_is_still_asked(tmp_path):
+    scene, halves, read = read_scene("emoji-animals", 3, 20005, "easy")
+    assert read.guess and read.rivals
+    assert not guess_settled(read, halves, 3, 3)
+    drawn = drawn_arrangement(read, halves)
+    assert not all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]))
+                   for rival in read.rivals)
+    save_scene(scene, tmp_path / "animals.jpg")
+    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "animals.jpg"), "--templates", "none"]))
+    assert result.exit_code == ExitCode.NEEDS_REVIEW and "guess" in result.output
