@@ -91,8 +91,8 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
     say(read.how)
     say_weak_outlines(halves)
     if read.guess and guess_is_moot(read, halves, rows, cols, stages):
-        say(f"{read.guess}; but every reading in doubt lays the tiles out as the one taken does, so its solution "
-            f"is no guess")
+        say(f"{read.guess}; but the arrangement drawn lays the tiles out under every reading in doubt, so it does "
+            f"not depend on the guess")
     elif read.guess:
         read = settle_guess(read, options, photo, halves, rows, cols, stages, (tiles_target, annotate_target))
     reading, names = read.reading, read.templates.motif_names
