@@ -23,7 +23,7 @@ from photosolve.solver import Puzzle, solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
-from photosolve.vision.pipeline import cut_halves, edge_posteriors, read_photo_edges, seams_first
+from photosolve.vision.pipeline import cut_halves, edge_posteriors, guess_settled, read_photo_edges, seams_first
 from photosolve.vision.types import Photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,8 +83,9 @@ def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
     given = seams_first(result.solutions, halves)
     verdict = "true" if given and arrangement_fits(given[0], truth_edges) else ("none" if not given else "FALSE")
     # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution, and how
-    # many motifs there are when they are a guess.
-    questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), bool(read.guess))
+    # many motifs there are when they are a guess that could change the solution drawn.
+    guessed = bool(read.guess) and not guess_settled(read, halves, 3, 3)
+    questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), guessed)
     return Scored(len(halves.quads), right, int(truth_edges.size),
                   len(set(np.abs(read.reading.labels).ravel().tolist())), verdict, questions, seconds,
                   list(halves.quads))

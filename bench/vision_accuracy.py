@@ -27,7 +27,8 @@ from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.load import photo_from_array
 from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.solver.repair import repair
-from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, edge_posteriors, read_edges, read_photo_edges
+from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_edges,
+                                        read_photo_edges)
 from photosolve.vision.read.selflabel import SELF_READ_NAME
 
 TARGETS = {"easy": (1.00, 1.00), "medium": (1.00, 0.99), "hard": (0.99, 0.95)}  # tiles exact, every edge right
@@ -68,7 +69,7 @@ def run_case(seed: int, tier: str, calibration: list, never_seen: bool = False) 
         return outcome
     if templates is None or templates == NO_TEMPLATES:  # as `photosolve PHOTO [--templates none]` does
         read = read_photo_edges(halves, templates, truth["rows"], truth["cols"])
-        guessed = bool(read.guess)
+        guessed = bool(read.guess) and not guess_settled(read, halves, truth["rows"], truth["cols"])
         outcome["right_set"] = read.templates.name == kind if templates is None else None
         templates, reading = read.templates, read.reading
     else:

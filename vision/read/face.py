@@ -17,6 +17,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from ..rectify import territory
+
 GRID = 16  # cells a side, as the face plane's (features.WHITE_GRID)
 # Moved (cut and balanced again): 0.06 dev 95/61/7, test 36/17/3; 0.1 dev 97/62/8, test 39/17/4.
 CHROMA_TOLERANCE = 0.08  # log units: cells of one print differ in colour (log ratios between channels) by less,
@@ -116,3 +118,20 @@ def motif_mask(lab_pixels: np.ndarray, face: np.ndarray = WHITE_LAB) -> np.ndarr
     lightness, a, b = lab_pixels[..., 0], lab_pixels[..., 1], lab_pixels[..., 2]
     return ((np.hypot(a - face[1], b - face[2]) > MOTIF_CHROMA)
             | (np.abs(lightness - face[0]) > MOTIF_LIGHT))
+
+
+def lab_of(band: np.ndarray, face: np.ndarray = WHITE_LAB) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A half's territory mask, its Lab pixels, and which of them are motif (not face; face: its Lab)."""
+    inside = band_territory(*band.shape[:2])
+    neutral = np.where(inside[:, :, None], band, 1.0).astype(np.float32)
+    lab = cv2.cvtColor(np.clip(neutral, 0, 1), cv2.COLOR_RGB2LAB)
+    motif = motif_mask(lab, face) & inside
+    return inside, lab, motif
+
+
+@lru_cache(maxsize=8)
+def band_territory(height: int, width: int) -> np.ndarray:
+    """rectify.territory, made once per band size: every half of a photo has the same (read only, never written)."""
+    inside = territory(height, width)
+    inside.flags.writeable = False
+    return inside

@@ -21,10 +21,8 @@ so review and repair work the same; a half unlike every type is doubted.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from ...solver import Puzzle, solve
@@ -32,11 +30,11 @@ from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
 from .cut import cut_distances, cut_profiles
 from .difference import largest_differences
-from .face import WHITE_LAB, motif_mask
+from .face import WHITE_LAB, lab_of
 from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
+from .naming import motif_names
 from .structure import structure_distances
-from ..rectify import motif_weight, territory
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
 
@@ -196,23 +194,6 @@ class HalfDescriptors:
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
     chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
     meeting: np.ndarray  # (halves, halves): how unlike two halves are where they would meet at the cut (cut.py)
-
-
-def lab_of(band: np.ndarray, face: np.ndarray = WHITE_LAB) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A half's territory mask, its Lab pixels, and which of them are motif (not face; face: its Lab)."""
-    inside = band_territory(*band.shape[:2])
-    neutral = np.where(inside[:, :, None], band, 1.0).astype(np.float32)
-    lab = cv2.cvtColor(np.clip(neutral, 0, 1), cv2.COLOR_RGB2LAB)
-    motif = motif_mask(lab, face) & inside
-    return inside, lab, motif
-
-
-@functools.lru_cache(maxsize=8)
-def band_territory(height: int, width: int) -> np.ndarray:
-    """rectify.territory, made once per band size: every half of a photo has the same (read only, never written)."""
-    inside = territory(height, width)
-    inside.flags.writeable = False
-    return inside
 
 
 def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
@@ -871,45 +852,3 @@ def repair_cost(reading: Reading, rows: int, cols: int) -> float:
     labels = [int(v) for v in reading.candidates]
     posteriors = [[dict(zip(labels, map(float, side))) for side in tile] for tile in reading.posterior]
     return repair(posteriors, rows, cols, budget=FALLBACK_BUDGET, node_limit=FALLBACK_NODES).cost
-
-
-# A motif is named by its colours where the edge's middle weighs at least this (rectify.motif_weight: within
-# two of its sigmas, 0.2 of a side, of the middle). Measured on drawn never-seen medium photos (seeds 30000-30029,
-# names compared with the drawn colours' up to synonyms): 115 of 130 motifs named right, 113 over the whole band; a
-# busy-faced dev family photo's six brown animals: 'tan'/'grey', three 'teal' (the printed leaves) before.
-NAMED_WITHIN = float(np.exp(-2.0))
-# Colour names a person would use, with their Lab (D65) coordinates.
-COLOUR_NAMES = {
-    "red": (50, 70, 50), "orange": (65, 40, 65), "yellow": (88, -5, 80), "green": (55, -50, 45),
-    "teal": (50, -30, -8), "blue": (45, 10, -55), "navy": (25, 15, -45), "purple": (40, 45, -40),
-    "pink": (70, 45, -5), "brown": (40, 20, 30), "tan": (70, 8, 30), "grey": (55, 0, 0), "black": (15, 0, 0),
-}
-
-
-def colour_name(lab: np.ndarray) -> str:
-    """The nearest everyday colour name to a Lab colour."""
-    names = list(COLOUR_NAMES)
-    reference = np.array([COLOUR_NAMES[n] for n in names], float)
-    return names[int(np.argmin(np.linalg.norm(reference - lab, axis=1)))]
-
-
-def motif_names(bands: np.ndarray, labels: np.ndarray, face: np.ndarray = WHITE_LAB) -> dict[int, str]:
-    """Each motif named by the typical colour of its halves ('red', 'blue'), numbered where two share a name.
-
-    The colour is taken about the edge's middle (rectify.motif_weight), where every motif is cut and its figure
-    lies: further out a busy printed face or the corners of the tile's other halves fill the band.
-    """
-    height, width = bands.shape[1:3]
-    middle = motif_weight(height, width) >= NAMED_WITHIN
-    names: dict[int, str] = {}
-    for motif in sorted(set(abs(int(v)) for v in labels)):
-        pixels = np.concatenate([lab[motif_mask & middle] for _, lab, motif_mask in
-                                 (lab_of(band, face) for band in bands[np.abs(labels) == motif])])
-        colourful = pixels[np.hypot(pixels[:, 1], pixels[:, 2]) > 20]  # not outlines, wheels, eyes
-        typical = colourful if len(colourful) > 0.2 * len(pixels) else pixels
-        name = colour_name(np.median(typical, axis=0)) if len(typical) else f"motif{motif}"
-        base, n = name, 2
-        while name in names.values():
-            name, n = f"{base}{n}", n + 1
-        names[motif] = name
-    return names
