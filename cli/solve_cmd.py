@@ -52,6 +52,9 @@ def read_input(path: str | None, order: str, expected: int | None, match: str | 
             text = sys.stdin.read() if stdin is None else decode_tile_text(stdin.read(MAX_TEXT_BYTES + 1), "<stdin>")
             return read_puzzle_text(text, "<stdin>", order, match)
         file = Path(suite_member(path)[0])
+        if file.is_dir():
+            raise Fail(f"{path}: a folder, not a tile file: give the tile file inside it, or '-' for stdin",
+                       ExitCode.BAD_INPUT)
         if not file.is_file():
             raise Fail(f"{path}: no such file: give a tile file, '-' for stdin, or no file to type tiles in",
                        ExitCode.BAD_INPUT)

@@ -109,7 +109,7 @@ def test_a_folder_and_a_missing_path_exit_3(tmp_path):
     assert "no such file" in refused_untouched(tmp_path / "missing.jpg", 3)
     folder = tmp_path / "folder.jpg"
     folder.mkdir()
-    assert "no such file" in refused(run(str(folder)), 3)
+    assert "a folder, not a photo" in refused(run(str(folder)), 3)
     # A line break in a file name is shown escaped: the message stays one line.
     line = refused(run(str(tmp_path / "two\nlines.jpg")), 3)
     assert line == f"photosolve: {tmp_path}/two\\nlines.jpg: no such file"

@@ -123,7 +123,7 @@ def test_a_photo_of_a_one_tile_board_is_refused_before_loading(tmp_path):
 
 
 def test_a_directory_and_an_unreadable_path_as_tile_file(tmp_path):
-    assert "no such file" in refused(run(str(tmp_path)))
+    assert "a folder, not a tile file" in refused(run(str(tmp_path)))
     assert "no such file" in refused(run(str(tmp_path / "missing.tiles")))
 
 

@@ -33,6 +33,8 @@ except ImportError:  # pragma: no cover - optional
 def load_photo(path: str | Path) -> Photo:
     """Decode `path`, apply its EXIF orientation, and convert 16-bit, grayscale, palette and alpha to RGB."""
     path = Path(path)
+    if path.is_dir():
+        raise UnreadableImage(f"{path}: a folder, not a photo: give the photo's file inside it")
     if not path.is_file():
         raise UnreadableImage(f"{path}: no such file")
     tables = threading.Thread(target=build_colour_tables, daemon=True)
