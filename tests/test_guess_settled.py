@@ -20,6 +20,7 @@ from photosolve.solver.repair import repair
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_photo_edges,
                                         seams_first)
+from photosolve.vision.read.selflabel import labels_fit, same_grouping
 
 
 def read_scene(family: str, motifs: int, seed: int, tier: str):
@@ -70,3 +71,14 @@ def test_a_guess_between_readings_that_lay_the_tiles_out_otherwise_is_still_aske
     save_scene(scene, tmp_path / "animals.jpg")
     result = CliRunner().invoke(app, with_default_command([str(tmp_path / "animals.jpg"), "--templates", "none"]))
     assert result.exit_code == ExitCode.NEEDS_REVIEW and "guess" in result.output
+
+
+def test_a_sharp_grouping_with_a_loose_pair_lies_between_the_pairings_that_lay_out():
+    # Dev photo: three food motifs whose half-types stand apart sharply, one motif's halves meeting only loosely at
+    # the cut; another pairing of the same half-types lays the tiles out too. The doubt is which pairing, and the
+    # reading names every other pairing that lays out, so that a solution right under all of them needs no question.
+    _, _, read = read_scene("emoji-food", 3, 10003, "medium")
+    assert read.guess and read.rivals
+    for rival in read.rivals:
+        assert same_grouping(rival, read.reading.labels) and not np.array_equal(rival, read.reading.labels)
+        assert labels_fit(rival, 3, 3)
