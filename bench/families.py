@@ -57,13 +57,14 @@ def teacher_templates(truth: dict, art, seed: int):
     return templates
 
 
-def arrangement_given(checked, halves, rows: int, cols: int):
+def arrangement_given(checked, halves, rows: int, cols: int, rivals=None):
     """The arrangement `photosolve PHOTO` draws for a repaired reading (checked): of all the repaired edges allow,
-    the one whose seams the photo's figures run on across best; None when there is none."""
+    the one whose seams the photo's figures run on across best (one that lays the tiles out under every reading
+    a settled guess lies between first); None when there is none."""
     if checked.solution is None:
         return None
     solved = solve(Puzzle.from_edges([tuple(int(v) for v in tile) for tile in checked.edges]), rows, cols)
-    return seams_first(solved.solutions, halves)[0]
+    return seams_first(solved.solutions, halves, rivals)[0]
 
 
 def judge(halves, mode: str, templates, truth: dict) -> dict:
@@ -73,9 +74,10 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     if mode == "none":
         read = read_photo_edges(halves, NO_TEMPLATES, rows, cols)
         reading, used = read.reading, read.templates
-        guessed = bool(read.guess) and not guess_settled(read, halves, rows, cols)
+        settled = bool(read.guess) and guess_settled(read, halves, rows, cols)
+        guessed, rivals = bool(read.guess) and not settled, read.rivals if settled else None
     else:
-        reading, guessed, used = read_edges(halves, templates), False, templates
+        reading, guessed, used, rivals = read_edges(halves, templates), False, templates, None
     true_found = true_edges_as_found(corners, truth)
     if used.name == SELF_READ_NAME:  # motifs named by colour: renamed to the truth's by the best agreement
         mapping = renaming(reading.labels, true_found)
@@ -85,7 +87,7 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     score = score_reading(corners, labels, truth)
     checked = repair(edge_posteriors(reading), rows, cols, rival=True)
     questions = questions_before_solving(checked, guessed)
-    given = arrangement_given(checked, halves, rows, cols)
+    given = arrangement_given(checked, halves, rows, cols, rivals)
     true_solution = given is not None and arrangement_fits(given, true_found)
     return {"exact": score.all_tiles_exact, "edges": score.all_edges_right, "edges_right": score.edges_right,
             "edge_count": score.edges, "solved": true_solution, "asked": questions > 0,

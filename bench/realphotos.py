@@ -78,13 +78,15 @@ def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
     seconds = time.perf_counter() - started
     truth_edges = true_edges(truth, halves.quads, photo)
     right = edges_right_up_to_renaming(read.reading.labels, truth_edges)
-    # the arrangement photosolve gives: of those the reading allows, the one whose seams meet best
-    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3)
-    given = seams_first(result.solutions, halves)
-    verdict = "true" if given and arrangement_fits(given[0], truth_edges) else ("none" if not given else "FALSE")
     # What `photosolve PHOTO` would ask: edges on which a nearly as likely reading changes the solution, and how
     # many motifs there are when they are a guess that could change the solution drawn.
-    guessed = bool(read.guess) and not guess_settled(read, halves, 3, 3)
+    settled = bool(read.guess) and guess_settled(read, halves, 3, 3)
+    guessed = bool(read.guess) and not settled
+    # the arrangement photosolve gives: of those the reading allows, the one whose seams meet best (of those right
+    # under every reading a settled guess lies between)
+    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3)
+    given = seams_first(result.solutions, halves, read.rivals if settled else None)
+    verdict = "true" if given and arrangement_fits(given[0], truth_edges) else ("none" if not given else "FALSE")
     questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), guessed)
     return Scored(len(halves.quads), right, int(truth_edges.size),
                   len(set(np.abs(read.reading.labels).ravel().tolist())), verdict, questions, seconds,

@@ -90,7 +90,8 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading, options.motifs)
     say(read.how)
     say_weak_outlines(halves)
-    if read.guess and guess_is_moot(read, halves, rows, cols, stages):
+    moot = bool(read.guess) and guess_is_moot(read, halves, rows, cols, stages)
+    if moot:
         say(f"{read.guess}; but the arrangement drawn lays the tiles out under every reading in doubt, so it does "
             f"not depend on the guess")
     elif read.guess:
@@ -125,7 +126,7 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         puzzle, reading = review_on_page(puzzle, reading, doubtful, photo, halves, read.how, rows, cols, photo_path,
                                          tiles_target, solved_target)
     with stages.stage("solving"):
-        result = by_seams(solve_board(puzzle, rows, cols, photo_path), halves)
+        result = by_seams(solve_board(puzzle, rows, cols, photo_path), halves, read.rivals if moot else None)
     first = result.solutions[0] if result.solutions else None
     # What was found is delivered whole: a Ctrl-C while the outputs are written and the result said would leave
     # some outputs written and others not, or a whole picture under an exit status saying the run was stopped.
@@ -366,16 +367,18 @@ def solve_board(puzzle: Puzzle, rows: int, cols: int, photo_path: str):
         raise Fail(f"{photo_path}: {error}", ExitCode.BAD_INPUT) from None
 
 
-def by_seams(result, halves):
+def by_seams(result, halves, rivals=None):
     """The solutions, those whose seams the photo's figures run on across best first (vision.pipeline.seams_first):
-    the first is the one drawn, and where the reading allows several arrangements the photo tells which is true."""
+    the first is the one drawn, and where the reading allows several arrangements the photo tells which is true.
+    Where the motifs are a guess that no arrangement depends on, those right under every reading in doubt (rivals)
+    come first."""
     from ..vision.pipeline import seams_first
 
     if len(result.solutions) < 2:
         return result
     say(f"{len(result.solutions)} arrangements fit the tiles as read: listed by how well the figures in the photo "
         f"run on across their seams, the best first")
-    return replace(result, solutions=seams_first(result.solutions, halves))
+    return replace(result, solutions=seams_first(result.solutions, halves, rivals))
 
 
 def repair_reading(posteriors, rows: int, cols: int, rival: bool = False):

@@ -3,9 +3,12 @@
 Self-labelling says its motifs are a guess where two readings of the halves are about as likely. Where the guess
 lies only between known readings (another pairing of the same types, another look's reading) and the arrangement
 photosolve draws with the one taken lays the tiles out under each of them, the solution is right whichever is true,
-and the person is not asked. Real generated photos (dev art families), read through the whole pipeline.
+and the person is not asked; where the reading taken lets the tiles lie several ways, one that suits every reading
+in doubt is drawn. Real generated photos (dev art families), read through the whole pipeline.
 """
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -61,13 +64,40 @@ def test_a_settled_guess_is_solved_without_asking(settled_photo, tmp_path):
     assert "does not depend on the guess" in result.output and (tmp_path / "solved.png").exists()
 
 
+def test_an_arrangement_right_under_every_reading_in_doubt_is_drawn_first(tmp_path):
+    # Dev photo: four nature motifs, a guess between two pairings; the reading taken lets the tiles lie three ways,
+    # and the one the seams put first does not lay them out under the other pairing, but another does.
+    scene, halves, read = read_scene("emoji-nature", 4, 20008, "medium")
+    assert read.guess and read.rivals
+    assert guess_settled(read, halves, 3, 3)
+    fixed = repair(edge_posteriors(read.reading), 3, 3)
+    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
+    rivals = [Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]) for rival in read.rivals]
+    by_seams_alone = seams_first(solved.solutions, halves)[0]
+    assert not all(by_seams_alone.seams_match(rival) for rival in rivals)
+    drawn = seams_first(solved.solutions, halves, read.rivals)[0]
+    assert all(drawn.seams_match(rival) for rival in rivals)
+    assert arrangement_fits(drawn, np.asarray(true_edges_as_found([q.corners for q in halves.quads], scene.truth)))
+    # the command draws and lists that arrangement first, without asking about the motifs (--yes: two edges of it
+    # are doubtful, which the person would be asked about)
+    save_scene(scene, tmp_path / "nature.jpg")
+    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "nature.jpg"), "--templates", "none",
+                                                           "--yes", "--json"]))
+    assert result.exit_code == 0, result.output
+    assert "does not depend on the guess" in result.output
+    document = json.loads(result.stdout[result.stdout.index("{"):])
+    assert document["solutions"][0]["cells"] == [[{"tile": p.tile, "turns": p.turns} for p in row]
+                                                 for row in drawn.cells]
+
+
 def test_a_guess_between_readings_that_lay_the_tiles_out_otherwise_is_still_asked(tmp_path):
     scene, halves, read = read_scene("emoji-animals", 3, 20005, "easy")
     assert read.guess and read.rivals
     assert not guess_settled(read, halves, 3, 3)
-    drawn = drawn_arrangement(read, halves)
-    assert not all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]))
-                   for rival in read.rivals)
+    fixed = repair(edge_posteriors(read.reading), 3, 3)
+    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
+    assert not any(all(arrangement.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]))
+                       for rival in read.rivals) for arrangement in solved.solutions)
     save_scene(scene, tmp_path / "animals.jpg")
     result = CliRunner().invoke(app, with_default_command([str(tmp_path / "animals.jpg"), "--templates", "none"]))
     assert result.exit_code == ExitCode.NEEDS_REVIEW and "guess" in result.output

@@ -144,8 +144,14 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
 
 def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bool:
     """Whether the motifs' guess leaves the solution as it is: the guess lies only between known readings
-    (EdgeReading.rivals), and the arrangement photosolve draws with the one taken (the repaired reading's, seams
-    first) lays the tiles out under every other too, so it is right whichever of them is true."""
+    (EdgeReading.rivals), and some arrangement of the one taken (the repaired reading's) lays the tiles out under
+    every other too, so it is right whichever of them is true; photosolve draws it (seams_first with the rivals).
+
+    Not only the arrangement the seams put first: where the reading taken lets the tiles lie several ways, one of
+    them may suit every reading in doubt. Dev families' medium and hard photos (seeds 20000-20011 and 10000-10011,
+    found corners), guesses between known readings: 2 of 26 settled by the first arrangement, 5 by some arrangement,
+    and in all 5 it is the true one.
+    """
     from ..solver import Puzzle, solve
     from ..solver.repair import repair
 
@@ -155,11 +161,15 @@ def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bo
     if fixed.solution is None:
         return False
     solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), rows, cols)
-    if not solved.solutions:
-        return False
-    drawn = seams_first(solved.solutions, halves)[0]
-    return all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels]))
-               for labels in read.rivals)
+    return any(lays_out_under_all(solution, read.rivals) for solution in solved.solutions)
+
+
+def lays_out_under_all(solution, readings: tuple[np.ndarray, ...]) -> bool:
+    """Whether an arrangement lays the tiles out under every one of these readings (labels: tiles x 4 each)."""
+    from ..solver import Puzzle
+
+    return all(solution.seams_match(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels]))
+               for labels in readings)
 
 
 def repairable(reading: Reading, rows: int, cols: int) -> bool:
@@ -175,11 +185,15 @@ def edge_posteriors(reading: Reading) -> list[list[dict[int, float]]]:
     return [[dict(zip(labels, map(float, side))) for side in tile] for tile in reading.posterior]
 
 
-def seams_first(solutions: tuple, halves: Halves) -> tuple:
+def seams_first(solutions: tuple, halves: Halves, rivals: tuple[np.ndarray, ...] | None = None) -> tuple:
     """The arrangements of the photo's tiles, those whose seams its figures run on across best first
-    (read/continuity.py): the first is the one photosolve draws."""
+    (read/continuity.py): the first is the one photosolve draws. With the readings a guess lies between (rivals),
+    those that lay the tiles out under every one of them come before the rest: right whichever reading is true."""
     from .read.continuity import by_continuity, meeting_costs
 
     if len(solutions) < 2:
         return tuple(solutions)
-    return by_continuity(tuple(solutions), meeting_costs(halves.bands, halves.face))
+    ordered = by_continuity(tuple(solutions), meeting_costs(halves.bands, halves.face))
+    if not rivals:
+        return ordered
+    return tuple(sorted(ordered, key=lambda solution: not lays_out_under_all(solution, rivals)))
