@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from photosolve.cli.main import app, with_default_command
 
 from .conftest import SAMPLES
+from .interrupting import output_when_done, started_at_a_terminal
 
 
 def run(*args: str):
@@ -150,11 +151,11 @@ def test_ctrl_c_at_any_moment_stops_cleanly(desk):
     command = Path(sys.executable).with_name("photosolve")
     for delay in (0.3, 0.5, 0.7, 0.9):
         solved = desk / "solved.png"
-        child = subprocess.Popen([str(command), str(desk / "dogs.jpg"), "-o", str(solved)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        child = started_at_a_terminal([str(command), str(desk / "dogs.jpg"), "-o", str(solved)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(delay)
         child.send_signal(signal.SIGINT)
-        said = child.communicate(timeout=60)[1]
+        said = output_when_done(child, timeout=60)[1]
         assert child.returncode in (0, 130), (delay, child.returncode, said)
         assert "Traceback" not in said and "terminate called" not in said
         if child.returncode == 130:

@@ -16,6 +16,7 @@ import pytest
 from photosolve.cli.exit_codes import ExitCode
 from photosolve.solver.generate import planted_puzzle
 
+from .interrupting import output_when_done, started_at_a_terminal
 from .solver_checks import board_is_valid, turned
 
 COMMAND = shutil.which("photosolve") or str(Path(sys.executable).with_name("photosolve"))
@@ -45,11 +46,11 @@ def test_timeout_prints_what_was_found_and_exits_incomplete(long_puzzle):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_the_count_and_prints_it(long_puzzle, jobs):
-    search = subprocess.Popen([COMMAND, "solve", long_puzzle, "--jobs", jobs, "--progress"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    search = started_at_a_terminal([COMMAND, "solve", long_puzzle, "--jobs", jobs, "--progress"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.0)
     search.send_signal(signal.SIGINT)
-    out, err = search.communicate(timeout=30)
+    out, err = output_when_done(search, timeout=30)
     assert search.returncode == ExitCode.INCOMPLETE, err
     assert "stopped by Ctrl-C: INCOMPLETE" in out.splitlines()[0]
     assert "placements (" in err and "deepest" in err  # the progress line was shown
@@ -98,10 +99,10 @@ def test_first_that_runs_out_of_time_says_so(jobs):
 
 @pytest.mark.skipif(not BRENDAN_8X8.is_file(), reason="the shared bench puzzles are not on this machine")
 def test_ctrl_c_stops_processes_racing_for_a_first_solution():
-    search = subprocess.Popen([COMMAND, "solve", str(BRENDAN_8X8), "--first", "--jobs", "2", "--progress"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    search = started_at_a_terminal([COMMAND, "solve", str(BRENDAN_8X8), "--first", "--jobs", "2", "--progress"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)  # past the 0.3 s probe: the racers are running
     search.send_signal(signal.SIGINT)
-    out, err = search.communicate(timeout=30)
+    out, err = output_when_done(search, timeout=30)
     assert search.returncode == ExitCode.INCOMPLETE, err
     assert "stopped by Ctrl-C: INCOMPLETE" in out.splitlines()[0] and "Traceback" not in err
