@@ -65,6 +65,12 @@ def _pool(plan, keep, engine, jobs, live_slots):
     return context.Pool(jobs, initializer=_start_worker, initargs=(plan, keep, engine, live)), live
 
 
+def final_counts(live) -> list[int]:
+    """The shared counts once the pool has ended, read without their lock: a worker stopped by Ctrl-C or a
+    timeout may have been killed holding it, and waiting for it would hang the command for good."""
+    return list(live.get_obj())
+
+
 def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: float, probe: Run,
              seed: int = 0) -> Run:
     """`jobs` processes restart the search in their own orders; the first solution (or a whole tree walked) wins."""
@@ -93,10 +99,11 @@ def run_race(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started: 
     finally:
         pool.terminate()
         pool.join()
-    nodes, deepest = probe.nodes + sum(live[:jobs]), max(probe.deepest, live[2 * jobs])
+    counts = final_counts(live)
+    nodes, deepest = probe.nodes + sum(counts[:jobs]), max(probe.deepest, counts[2 * jobs])
     if won is None:
         return Run(0, [], nodes, deepest, stopped, engine, jobs)
-    nodes += won.nodes - live[winner]  # the winner's last report is up to 0.05 s old
+    nodes += won.nodes - counts[winner]  # the winner's last report is up to 0.05 s old
     return Run(won.found, won.kept, nodes, max(deepest, won.deepest), won.stopped, engine, jobs)
 
 
@@ -148,7 +155,8 @@ def run_split(plan, *, keep: int, jobs: int, engine: str, watch: Watch, started:
         else:
             pool.terminate()
         pool.join()
-    nodes, deepest = above + live[0], max(deepest, live[1])
+    counts = final_counts(live)
+    nodes, deepest = above + counts[0], max(deepest, counts[1])
     kept: list = []
     for index in sorted(results):
         kept.extend(results[index][1][:max(keep - len(kept), 0)])
