@@ -18,11 +18,11 @@ from photosolve.cli.exit_codes import ExitCode
 from photosolve.cli.main import app, with_default_command
 from photosolve.scenes.evaluate import arrangement_fits, true_edges_as_found
 from photosolve.scenes.scene import make_scene, save_scene
-from photosolve.solver import Puzzle, solve
+from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_photo_edges,
-                                        seams_first)
+from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled,
+                                        read_photo_edges, seams_first)
 from photosolve.vision.read.selflabel import labels_fit, same_grouping
 
 
@@ -32,10 +32,13 @@ def read_scene(family: str, motifs: int, seed: int, tier: str):
     return scene, halves, read_photo_edges(halves, NO_TEMPLATES, 3, 3)
 
 
+def arrangements(read) -> tuple:
+    """Every arrangement of the repaired reading, as the solver lists them."""
+    return solve(as_puzzle(repair(edge_posteriors(read.reading), 3, 3).edges), 3, 3).solutions
+
+
 def drawn_arrangement(read, halves):
-    fixed = repair(edge_posteriors(read.reading), 3, 3)
-    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
-    return seams_first(solved.solutions, halves)[0]
+    return seams_first(arrangements(read), halves)[0]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +56,7 @@ def test_a_guess_whose_readings_all_lay_the_tiles_out_alike_is_settled(settled_p
     drawn = drawn_arrangement(read, halves)
     truth = true_edges_as_found([q.corners for q in halves.quads], scene.truth)
     assert arrangement_fits(drawn, np.asarray(truth))
-    assert all(drawn.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival])) for rival in read.rivals)
+    assert all(drawn.seams_match(as_puzzle(rival)) for rival in read.rivals)
 
 
 def test_a_settled_guess_is_solved_without_asking(settled_photo, tmp_path):
@@ -70,12 +73,9 @@ def test_an_arrangement_right_under_every_reading_in_doubt_is_drawn_first(tmp_pa
     scene, halves, read = read_scene("emoji-nature", 4, 20008, "medium")
     assert read.guess and read.rivals
     assert guess_settled(read, halves, 3, 3)
-    fixed = repair(edge_posteriors(read.reading), 3, 3)
-    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
-    rivals = [Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]) for rival in read.rivals]
-    by_seams_alone = seams_first(solved.solutions, halves)[0]
-    assert not all(by_seams_alone.seams_match(rival) for rival in rivals)
-    drawn = seams_first(solved.solutions, halves, read.rivals)[0]
+    rivals = [as_puzzle(rival) for rival in read.rivals]
+    assert not all(drawn_arrangement(read, halves).seams_match(rival) for rival in rivals)
+    drawn = seams_first(arrangements(read), halves, read.rivals)[0]
     assert all(drawn.seams_match(rival) for rival in rivals)
     assert arrangement_fits(drawn, np.asarray(true_edges_as_found([q.corners for q in halves.quads], scene.truth)))
     # the command draws and lists that arrangement first, without asking about the motifs (--yes: two edges of it
@@ -94,10 +94,8 @@ def test_a_guess_between_readings_that_lay_the_tiles_out_otherwise_is_still_aske
     scene, halves, read = read_scene("emoji-animals", 3, 20005, "easy")
     assert read.guess and read.rivals
     assert not guess_settled(read, halves, 3, 3)
-    fixed = repair(edge_posteriors(read.reading), 3, 3)
-    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), 3, 3)
-    assert not any(all(arrangement.seams_match(Puzzle.from_edges([tuple(int(v) for v in e) for e in rival]))
-                       for rival in read.rivals) for arrangement in solved.solutions)
+    assert not any(all(arrangement.seams_match(as_puzzle(rival)) for rival in read.rivals)
+                   for arrangement in arrangements(read))
     save_scene(scene, tmp_path / "animals.jpg")
     result = CliRunner().invoke(app, with_default_command([str(tmp_path / "animals.jpg"), "--templates", "none"]))
     assert result.exit_code == ExitCode.NEEDS_REVIEW and "guess" in result.output

@@ -2,6 +2,8 @@
 everyday colour that most of their pixels about the edge's middle are nearest to."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from typer.testing import CliRunner
 
@@ -22,8 +24,6 @@ def test_a_figure_is_named_by_the_colour_most_of_it_shows_not_by_a_mix_of_its_co
 def test_the_red_emblem_of_the_nsa_sample_is_named_red():
     """The bundled NSA photo read with no templates: of its four emblems (red, black, navy and blue, each in a gold
     or silver rim), one is named red (before, by the median colour: 'brown2')."""
-    import json
-
     result = CliRunner().invoke(app, with_default_command([str(SAMPLES / "nsa.jpg"), "--templates", "none",
                                                            "--json"]))
     assert result.exit_code == 0, result.output

@@ -152,7 +152,7 @@ def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bo
     found corners), guesses between known readings: 2 of 26 settled by the first arrangement, 5 by some arrangement,
     and in all 5 it is the true one.
     """
-    from ..solver import Puzzle, solve
+    from ..solver import solve
     from ..solver.repair import repair
 
     if not read.guess or not read.rivals:
@@ -160,16 +160,21 @@ def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bo
     fixed = repair(edge_posteriors(read.reading), rows, cols)
     if fixed.solution is None:
         return False
-    solved = solve(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in fixed.edges]), rows, cols)
-    return any(lays_out_under_all(solution, read.rivals) for solution in solved.solutions)
+    return any(map(suits_every(read.rivals), solve(as_puzzle(fixed.edges), rows, cols).solutions))
 
 
-def lays_out_under_all(solution, readings: tuple[np.ndarray, ...]) -> bool:
-    """Whether an arrangement lays the tiles out under every one of these readings (labels: tiles x 4 each)."""
+def suits_every(readings: tuple[np.ndarray, ...]):
+    """Whether an arrangement lays the tiles out under every one of these readings (labels: tiles x 4 each): a test
+    of arrangements, the readings made puzzles once."""
+    puzzles = [as_puzzle(labels) for labels in readings]
+    return lambda solution: all(solution.seams_match(puzzle) for puzzle in puzzles)
+
+
+def as_puzzle(labels):
+    """The puzzle of tiles with these edges (tiles x 4 signed motifs)."""
     from ..solver import Puzzle
 
-    return all(solution.seams_match(Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels]))
-               for labels in readings)
+    return Puzzle.from_edges([tuple(int(v) for v in edges) for edges in labels])
 
 
 def repairable(reading: Reading, rows: int, cols: int) -> bool:
@@ -196,4 +201,5 @@ def seams_first(solutions: tuple, halves: Halves, rivals: tuple[np.ndarray, ...]
     ordered = by_continuity(tuple(solutions), meeting_costs(halves.bands, halves.face))
     if not rivals:
         return ordered
-    return tuple(sorted(ordered, key=lambda solution: not lays_out_under_all(solution, rivals)))
+    suits = suits_every(rivals)
+    return tuple(sorted(ordered, key=lambda solution: not suits(solution)))

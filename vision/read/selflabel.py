@@ -140,8 +140,9 @@ WEAK_JUMP = 1.2
 # a dev photo read with an unpaired type (one edge wrong); the two other conditions were added after that run.
 # Where other plausible pairings lay out too, the guess lies between them (SelfReading.rivals), not open: at found
 # corners, dev medium/hard (seeds 20000 + 10000), 6 photos read right so, 1-3 such pairings each; on none does the
-# arrangement drawn lay out under them all (guess_settled), so bench/families.py's figures are as before, on the dev
-# and on the test families (questions test 13/15/27 and 19/19/27 of 36, wrong solutions unasked 3, both unchanged).
+# arrangement drawn lay out under them all (guess_settled, as it was then: the seams' first arrangement only), so
+# bench/families.py's figures are as before, on the dev and on the test families (questions test 13/15/27 and
+# 19/19/27 of 36, wrong solutions unasked 3, both unchanged).
 SHARP_JUMP = 2.0
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
