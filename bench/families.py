@@ -25,11 +25,11 @@ from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, list
                                         true_edges_as_found)
 from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
-from photosolve.solver import Puzzle, solve
+from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, edge_posteriors, guess_settled, read_edges,
+from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled, read_edges,
                                         read_photo_edges, seams_first)
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.read.selflabel import SELF_READ_NAME
@@ -63,7 +63,7 @@ def arrangement_given(checked, halves, rows: int, cols: int, rivals=None):
     a settled guess lies between first); None when there is none."""
     if checked.solution is None:
         return None
-    solved = solve(Puzzle.from_edges([tuple(int(v) for v in tile) for tile in checked.edges]), rows, cols)
+    solved = solve(as_puzzle(checked.edges), rows, cols)
     return seams_first(solved.solutions, halves, rivals)[0]
 
 

@@ -19,11 +19,12 @@ import numpy as np
 
 from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
-from photosolve.solver import Puzzle, solve
+from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import load_photo
-from photosolve.vision.pipeline import cut_halves, edge_posteriors, guess_settled, read_photo_edges, seams_first
+from photosolve.vision.pipeline import (as_puzzle, cut_halves, edge_posteriors, guess_settled, read_photo_edges,
+                                        seams_first)
 from photosolve.vision.types import Photo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,7 +85,7 @@ def read_and_score(load: Callable[[], Photo], truth: dict) -> Scored:
     guessed = bool(read.guess) and not settled
     # the arrangement photosolve gives: of those the reading allows, the one whose seams meet best (of those right
     # under every reading a settled guess lies between)
-    result = solve(Puzzle.from_edges([tuple(int(v) for v in e) for e in read.reading.labels]), 3, 3)
+    result = solve(as_puzzle(read.reading.labels), 3, 3)
     given = seams_first(result.solutions, halves, read.rivals if settled else None)
     verdict = "true" if given and arrangement_fits(given[0], truth_edges) else ("none" if not given else "FALSE")
     questions = questions_before_solving(repair(edge_posteriors(read.reading), 3, 3, rival=True), guessed)
