@@ -136,6 +136,8 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
     guess = ("" if not found.guessed else
              f"no way of sorting the halves into motifs lets the tiles be laid out as read, so the {found.motifs} "
              f"motifs read are a guess" if not found.fits else
+             f"the likeliest way of pairing the halves into motifs lets the tiles be laid out no way, a less likely "
+             f"one does, so the {found.motifs} motifs read are a guess" if found.dearer else
              f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
              f"share their colours), so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,

@@ -1,0 +1,38 @@
+"""A never-seen puzzle's half-types paired into motifs: where the cheapest plausible pairing does not let the tiles
+lay out and a dearer one does, the reading is an open guess (vision/read/selflabel.py, Trial.dearer).
+
+The photos go through the whole pipeline (segmentation included), as bench/families.py reads them with no templates.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import cut_halves, read_photo_edges
+
+
+def read_family_photo(family: str, motifs: int, seed: int, tier: str):
+    """A dev art family's photo read with no templates: the reading and the true edges in found tile order."""
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
+    halves = cut_halves(photo_from_array(scene.image), 9)
+    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
+    return read_photo_edges(halves, "none", 3, 3), truth
+
+
+def test_a_dearer_pairing_that_lays_out_is_asked_about():
+    """Emoji nature, medium (dev): the halves sorted into ten types and paired the cheapest plausible way leave the
+    tiles no layout; a dearer pairing (the fourth cheapest) lays out, but reads 28 of 36 edges. It was given
+    unasked; now the motifs are a guess with no known readings it lies between, so photosolve asks."""
+    read, truth = read_family_photo("emoji-nature", 4, 10006, "medium")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) < truth.size
+    assert read.guess and read.rivals is None
+    assert "less likely" in read.guess  # the reason the person is told
+
+
+def test_a_reading_whose_cheapest_pairing_lays_out_is_no_guess():
+    """Emoji animals, easy (dev): the cheapest pairing lays out and is the puzzle's; nothing is asked."""
+    read, truth = read_family_photo("emoji-animals", 4, 20000, "easy")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
+    assert not read.guess
