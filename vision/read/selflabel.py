@@ -493,8 +493,8 @@ class Trial:
     incoherence: float  # the pairing's least alike pair: colour distance over the typical one between halves
     reading: Reading
     pairs: frozenset = frozenset()  # the pairing: each pair (or lone type) as a frozenset of type numbers
-    # taken although a cheaper plausible pairing of the same types was tried and the tiles do not lay out with it
-    # (choose_trial): which pairing is the puzzle's is then open
+    # taken although a cheaper plausible pairing of the same types, not surely the puzzle's, was tried and the tiles
+    # do not lay out with it (dearer_than_tried): which pairing is the puzzle's is then open
     dearer: bool = False
 
 
