@@ -8,17 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
-from photosolve.scenes.scene import make_scene
-from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import cut_halves, read_photo_edges
+
+from .test_guess_settled import read_scene
 
 
 def read_family_photo(family: str, motifs: int, seed: int, tier: str):
     """A dev art family's photo read with no templates: the reading and the true edges in found tile order."""
-    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
-    halves = cut_halves(photo_from_array(scene.image), 9)
-    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
-    return read_photo_edges(halves, "none", 3, 3), truth
+    scene, halves, read = read_scene(family, motifs, seed, tier)
+    return read, np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
 
 
 def test_a_dearer_pairing_that_lays_out_is_asked_about():
