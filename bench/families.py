@@ -10,6 +10,11 @@ Per family, tier and way: photos whose tiles were all found exactly, whose every
 solved right (the arrangement given is a true one: of those the repaired reading allows, the one whose seams meet
 best, as `photosolve PHOTO` draws it), on which a question is asked, and on which a wrong solution is given unasked.
 DEV families may be tuned on; TEST families are only to be reported.
+
+Where a photo read with no templates has some edge wrong, the stage that failed (failure_stage) is counted per split
+and tier: its tiles not found exactly; its halves sorted wrongly at the true number of half-types by each of the
+ways self-labelling looks at them (descriptors); or sorted right by one of them, at that look's sharpest jump or
+not (the choice of the number of types, the pairing, or the look).
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ import argparse
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 
 import numpy as np
 
@@ -32,7 +38,9 @@ from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled, read_edges,
                                         read_photo_edges, seams_first)
 from photosolve.vision.read.learn import learn_templates
-from photosolve.vision.read.selflabel import SELF_READ_NAME
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, SELF_READ_NAME, appearance_tree, blended_appearance,
+                                              describe_halves, print_alone, type_count_gaps, types_range)
+from photosolve.vision.read.ward import cut_tree
 
 MOTIF_CYCLE = (4, 3, 4, 5, 4, 6)  # 4 motifs on 3x3 is the main case
 MODES = ("none", "learned")
@@ -91,7 +99,37 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     true_solution = given is not None and arrangement_fits(given, true_found)
     return {"exact": score.all_tiles_exact, "edges": score.all_edges_right, "edges_right": score.edges_right,
             "edge_count": score.edges, "solved": true_solution, "asked": questions > 0,
-            "wrong_unasked": checked.solution is not None and not true_solution and questions == 0}
+            "wrong_unasked": checked.solution is not None and not true_solution and questions == 0,
+            "stage": failure_stage(halves, truth) if mode == "none" and not score.all_edges_right else None}
+
+
+# where a reading failed (failure_stage): tiles not found exactly; no look sorts the halves right at the true number
+# of half-types; a look does, but that number is not where its jump is sharpest; a look does, at its sharpest jump
+STAGES = ("tiles", "no look sorts right", "sorted right, jump not sharpest", "sorted right at sharpest jump")
+
+
+def failure_stage(halves, truth: dict) -> str:
+    """Where a reading with no templates that has some edge wrong failed (one of STAGES): the tiles; the halves'
+    descriptors, when no way self-labelling looks at them (first, centred, print alone, blended) sorts them right at
+    the true number of half-types; or the choice among readings, when one does, at that look's sharpest jump or not."""
+    corners = [q.corners for q in halves.quads]
+    true_found = true_edges_as_found(corners, truth).ravel()
+    if not score_reading(corners, None, truth).all_tiles_exact:
+        return STAGES[0]
+    flat = halves.bands.reshape(-1, *halves.bands.shape[2:])
+    first = describe_halves(flat, halves.face)
+    types = len(set(true_found.tolist()))
+    sharpest_where_right = []  # for each look that sorts the halves right: whether its jump is sharpest there
+    for look in (first, describe_halves(flat, halves.face, centred=True), print_alone(first, flat),
+                 replace(first, appearance=blended_appearance(flat, halves.face))):
+        tree = appearance_tree(look)
+        cut = cut_tree(tree, types)
+        if len(set(zip(cut.tolist(), true_found.tolist()))) == types:  # each type one true half, and the reverse
+            gaps = type_count_gaps(tree, types_range(MOTIF_RANGE, len(true_found)))
+            sharpest_where_right.append(max(gaps, key=gaps.get) == types)
+    if not sharpest_where_right:
+        return STAGES[1]
+    return STAGES[3] if any(sharpest_where_right) else STAGES[2]
 
 
 FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "solved": False, "asked": False,
@@ -113,7 +151,8 @@ def run_photo(family: str, seed: int, tier: str, modes) -> dict[str, dict]:
     for mode in modes:
         templates = teacher_templates(truth, art, seed) if mode == "learned" else NO_TEMPLATES
         if halves is None or templates is None:
-            outcome = dict(FAILED, learn_failed=templates is None)
+            outcome = dict(FAILED, learn_failed=templates is None,
+                           stage=STAGES[0] if halves is None and mode == "none" else None)
         else:
             began = time.perf_counter()
             outcome = judge(halves, mode, templates, truth)
@@ -155,6 +194,14 @@ def main() -> int:
     print("\nby split (dev: fit and tune on these; test: report only)")
     for (split, tier, mode), outcomes in sorted(totals.items(), key=lambda kv: (kv[0][0] != "dev", kv[0][1:])):
         print(_line("all " + split, split, tier, mode, outcomes))
+    if "none" in args.modes:
+        print("\nwhere readings with no templates that have some edge wrong failed (failure_stage)")
+        print(f"{'split':<5} {'tier':<6} {'wrong':>5}  " + "  ".join(STAGES))
+        for (split, tier, mode), outcomes in sorted(totals.items(), key=lambda kv: (kv[0][0] != "dev", kv[0][1:])):
+            if mode == "none":
+                stages = [o["stage"] for o in outcomes if o.get("stage")]
+                print(f"{split:<5} {tier:<6} {len(stages):>5}  "
+                      + "  ".join(f"{stages.count(stage):>{len(stage)}}" for stage in STAGES))
     if args.failures:
         print("\nphotos not read perfectly (family tier way seed: layout motifs kind face table size, edges right)")
         for family, tier, mode, seed, o in failures:
@@ -162,7 +209,8 @@ def main() -> int:
                   f"{o['face']:<6} {o['table']:<10} {o['size'][0]}x{o['size'][1]}  edges {o['edges_right']}/"
                   f"{o['edge_count']}{'  tiles not exact' if not o['exact'] else ''}"
                   f"{'  asked' if o['asked'] else ''}{'  WRONG SOLUTION UNASKED' if o['wrong_unasked'] else ''}"
-                  f"{'  learning failed' if o.get('learn_failed') else ''}")
+                  f"{'  learning failed' if o.get('learn_failed') else ''}"
+                  f"{'  (' + o['stage'] + ')' if o.get('stage') else ''}")
     return 0
 
 
