@@ -1,6 +1,6 @@
 """How well photos of the art families are read, per family and per tier, in two ways of reading.
 
-    python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard]
+    python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard] [--jpeg 90]
 
 Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by scenes/families.py. It is read
   none:    with no templates, as `photosolve PHOTO --templates none` reads it (read_photo_edges, NO_TEMPLATES);
@@ -24,6 +24,7 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from photosolve.cli.photo_cmd import questions_before_solving
@@ -136,14 +137,23 @@ FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "s
           "wrong_unasked": False}
 
 
-def run_photo(family: str, seed: int, tier: str, modes) -> dict[str, dict]:
+def as_jpeg(rgb: np.ndarray, quality: int) -> np.ndarray:
+    """The photo as a phone would store it: encoded as JPEG at `quality` and decoded again."""
+    ok, encoded = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.cvtColor(cv2.imdecode(encoded, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None) -> dict[str, dict]:
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
     scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
     truth = scene.truth
     art = family_artwork(family, motifs, seed)
     started = time.perf_counter()
     try:
-        halves = cut_halves(photo_from_array(scene.image), truth["rows"] * truth["cols"])
+        image = scene.image if jpeg is None else as_jpeg(scene.image, jpeg)
+        halves = cut_halves(photo_from_array(image), truth["rows"] * truth["cols"])
     except VisionError:
         halves = None
     found_seconds = time.perf_counter() - started
@@ -171,9 +181,13 @@ def main() -> int:
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     parser.add_argument("--first-seed", type=int, default=20_000)
     parser.add_argument("--failures", action="store_true", help="list every photo not read perfectly")
+    parser.add_argument("--jpeg", type=int, metavar="QUALITY",
+                        help="read each photo as a JPEG of this quality (1-100), as a phone stores it")
     args = parser.parse_args()
+    if args.jpeg is not None and not 1 <= args.jpeg <= 100:
+        parser.error("--jpeg: a quality from 1 to 100")
     print(f"photosolve art families — {args.per_tier} photos per family and tier, seeds from {args.first_seed}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
+          f"{'as JPEG quality ' + str(args.jpeg) + ', ' if args.jpeg else ''}{time.strftime('%Y-%m-%d %H:%M')}")
     print(f"{'family':<15} {'split':<5} {'tier':<6} {'read':<8} {'n':>3} {'tiles':>6} {'edges':>6} {'solved':>7} "
           f"{'asked':>6} {'wrong':>6} {'edge%':>7} {'s/photo':>8}")
     failures = []
@@ -184,7 +198,7 @@ def main() -> int:
             rows = defaultdict(list)
             for i in range(args.per_tier):
                 seed = args.first_seed + i
-                for mode, outcome in run_photo(family, seed, tier, args.modes).items():
+                for mode, outcome in run_photo(family, seed, tier, args.modes, args.jpeg).items():
                     rows[mode].append(outcome)
                     totals[(split, tier, mode)].append(outcome)
                     if not (outcome["edges"] and outcome["solved"] and not outcome["asked"]):
