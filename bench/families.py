@@ -24,13 +24,13 @@ import time
 from collections import defaultdict
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from photosolve.cli.photo_cmd import questions_before_solving
 from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, listed_puzzle, renaming, score_reading,
                                         true_edges_as_found)
 from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
+from photosolve.scenes.photograph import decode_jpeg, encode_jpeg
 from photosolve.scenes.scene import make_scene
 from photosolve.solver import solve
 from photosolve.solver.repair import repair
@@ -137,14 +137,6 @@ FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "s
           "wrong_unasked": False}
 
 
-def as_jpeg(rgb: np.ndarray, quality: int) -> np.ndarray:
-    """The photo as a phone would store it: encoded as JPEG at `quality` and decoded again."""
-    ok, encoded = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise RuntimeError("JPEG encoding failed")
-    return cv2.cvtColor(cv2.imdecode(encoded, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-
-
 def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None) -> dict[str, dict]:
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
     scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
@@ -152,7 +144,8 @@ def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None)
     art = family_artwork(family, motifs, seed)
     started = time.perf_counter()
     try:
-        image = scene.image if jpeg is None else as_jpeg(scene.image, jpeg)
+        # the scene is a JPEG already (its tier's quality); --jpeg saves it once more, as a photo re-saved or sent on
+        image = scene.image if jpeg is None else decode_jpeg(encode_jpeg(scene.image, jpeg))
         halves = cut_halves(photo_from_array(image), truth["rows"] * truth["cols"])
     except VisionError:
         halves = None
@@ -182,12 +175,13 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=20_000)
     parser.add_argument("--failures", action="store_true", help="list every photo not read perfectly")
     parser.add_argument("--jpeg", type=int, metavar="QUALITY",
-                        help="read each photo as a JPEG of this quality (1-100), as a phone stores it")
+                        help="save each photo (a JPEG already) once more as a JPEG of this quality (1-100), a "
+                             "change no person sees, to see how steady the readings are")
     args = parser.parse_args()
     if args.jpeg is not None and not 1 <= args.jpeg <= 100:
         parser.error("--jpeg: a quality from 1 to 100")
     print(f"photosolve art families — {args.per_tier} photos per family and tier, seeds from {args.first_seed}, "
-          f"{'as JPEG quality ' + str(args.jpeg) + ', ' if args.jpeg else ''}{time.strftime('%Y-%m-%d %H:%M')}")
+          f"{f'saved again as JPEG quality {args.jpeg}, ' if args.jpeg else ''}{time.strftime('%Y-%m-%d %H:%M')}")
     print(f"{'family':<15} {'split':<5} {'tier':<6} {'read':<8} {'n':>3} {'tiles':>6} {'edges':>6} {'solved':>7} "
           f"{'asked':>6} {'wrong':>6} {'edge%':>7} {'s/photo':>8}")
     failures = []

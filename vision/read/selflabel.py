@@ -143,8 +143,8 @@ WEAK_JUMP = 1.2
 # arrangement drawn lay out under them all (guess_settled, as it was then: the seams' first arrangement only), so
 # bench/families.py's figures are as before, on the dev and on the test families (questions test 13/15/27 and
 # 19/19/27 of 36, wrong solutions unasked 3, both unchanged).
-# The same test of types surely the puzzle's lets a pairing dearer than one that does not lay out be taken unasked
-# (dearer_than_tried).
+# The same test of types surely the puzzle's (types_sure) lets a pairing dearer than one that does not lay out be
+# taken unasked (dearer_than_tried), and keeps a later look's reading from replacing one that lays out (self_label).
 SHARP_JUMP = 2.0
 # A lone half with the colours of the type it looks most like is that type washed out by glare when its mean
 # chroma is below this share of the type's. Measured on the dev photos: glare-struck 0.47-0.78, real lone types
@@ -628,11 +628,10 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     the better-founded one (surer), unless the first lays out with types surely the puzzle's (types_sure); when it
     still is a guess, they are sorted by their print alone (print_alone), and a reading that fits so, surely, with
     no fewer types than a look that sees colour lays the tiles out with, is taken as a guess (and a sure reading of
-    fewer types than that one is a guess too). When
-    nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing that,
-    the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
-    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to be
-    a guess (SelfReading.guessed).
+    fewer types than that one is a guess too). When nothing fits either way, the sharpest reading that fits although
+    some pair of it is implausible; failing that, the one among the sharpest few plausible ones that the solver
+    finds least costly to repair. Both are guesses, as is a reading when two pairings of the chosen types about as
+    cheap both fit (RIVAL): the reading is said to be a guess (SelfReading.guessed).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
