@@ -130,14 +130,20 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int,
 def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motifs: int | None = None
                            ) -> EdgeReading:
     from .read.selflabel import MOTIF_RANGE, self_label
+    from .read.steadiness import resaved, unless_unsteady
 
-    found = self_label(halves.bands, rows, cols, MOTIF_RANGE if motifs is None else range(motifs, motifs + 1),
-                       halves.face)
+    motif_range = MOTIF_RANGE if motifs is None else range(motifs, motifs + 1)
+    found = self_label(halves.bands, rows, cols, motif_range, halves.face)
+    if not found.guessed:
+        bands, face = white_bands(resaved(halves.squares))
+        found = unless_unsteady(found, self_label(bands, rows, cols, motif_range, face))
     guess = ("" if not found.guessed else
              f"no way of sorting the halves into motifs lets the tiles be laid out as read, so the {found.motifs} "
              f"motifs read are a guess" if not found.fits else
              f"the likeliest way of pairing the halves into motifs lets the tiles be laid out no way, a less likely "
              f"one does, so the {found.motifs} motifs read are a guess" if found.dearer else
+             f"the same photo saved once more sorts the halves into motifs otherwise, so the {found.motifs} motifs "
+             f"read are a guess" if found.unsteady else
              f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
              f"share their colours), so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,

@@ -189,6 +189,7 @@ class SelfReading:
     # loosely plausible of types that do not stand apart sharply, a chance fit, no fit at all).
     rivals: tuple[np.ndarray, ...] | None = None
     dearer: bool = False  # a guess because the pairing taken is dearer than one the tiles do not lay out with (Trial)
+    unsteady: bool = False  # a guess because the photo saved once more reads otherwise (steadiness.py)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,42 @@
+"""Whether a reading made with no templates holds when the photo is saved once more.
+
+Self-labelling's choices (how many half-types, which pairing of them, a later look's reading over an earlier one)
+compare jumps, costs and plausibility limits with no margin. Where one of them is nearly a tie, a change to the
+pixels that nobody sees tips it: the same photo saved once more as a JPEG is read otherwise. A reading that does
+not survive that is not a finding but one side of a tie, and is asked about like self-labelling's own guesses.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import numpy as np
+from PIL import Image
+
+from .selflabel import SelfReading, same_grouping
+
+# The quality the tiles are saved again at: what phones store photos at (80-95); not tuned. The art families' photos
+# saved again whole at 90 (bench/families.py --jpeg) changed whether every edge is right on 22 of 288 dev photos.
+RESAVE_QUALITY = 90
+
+
+def resaved(squares: np.ndarray, quality: int = RESAVE_QUALITY) -> np.ndarray:
+    """The tiles' squares (tiles x h x w x 3, RGB uint8) as they read after a JPEG save, with a phone's 4:2:0
+    chroma."""
+    def round_trip(square: np.ndarray) -> np.ndarray:
+        buffer = io.BytesIO()
+        Image.fromarray(square).save(buffer, format="JPEG", quality=quality, subsampling=2)
+        with Image.open(buffer) as image:
+            return np.asarray(image.convert("RGB"))
+
+    return np.stack([round_trip(square) for square in squares])
+
+
+def unless_unsteady(found: SelfReading, again: SelfReading) -> SelfReading:
+    """The reading `found`, made an open guess where it was sure and `again` (the same halves read after a second
+    save) groups the halves otherwise. Open, not a guess between the two: where both readings lay the tiles out one
+    way, that arrangement was still wrong on photos where neither reading was true (a near-tie says only that the
+    choice was close, not that the truth is one of its two sides)."""
+    if found.guessed or same_grouping(found.reading.labels, again.reading.labels):
+        return found
+    return replace(found, guessed=True, rivals=None, unsteady=True)
