@@ -74,12 +74,14 @@ def colour_and_light(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cells - light, light[..., 0]
 
 
-def alike(cells: np.ndarray, colour: np.ndarray, tolerance: float = 1.0) -> np.ndarray:
-    """Which log cells are of the face colour `colour` (log RGB), in any of the photo's lights."""
+def alike(cells: np.ndarray, colour: np.ndarray, tolerance: float = 1.0, light_tolerance: float = LIGHT_TOLERANCE
+          ) -> np.ndarray:
+    """Which log cells are of the face colour `colour` (log RGB), in any of the photo's lights (as bright as it
+    within light_tolerance)."""
     hue, light = colour_and_light(cells)
     own_hue, own_light = colour_and_light(colour[None])
     return ((np.linalg.norm(hue - own_hue, axis=1) < CHROMA_TOLERANCE * tolerance)
-            & (np.abs(light - own_light) < LIGHT_TOLERANCE))
+            & (np.abs(light - own_light) < light_tolerance))
 
 
 def face_colour(squares: np.ndarray) -> np.ndarray:
