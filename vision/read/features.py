@@ -159,8 +159,11 @@ def face_planes(squares: np.ndarray, colour: np.ndarray) -> list[np.ndarray]:
     templates; 2026-11-29): 17 tiles on 14 of 504 photos take the others' light, 15 on 13 are measured in any light;
     every edge right dev 82/77/65 -> 82/78/68 of 96, test families (never tuned on) 45/45/31 -> 45/45/32 of 72, no
     photo worse; photos asked 116 -> 114 and 131 -> 130; wrong solutions unasked 1 as before. Saved once more as a
-    JPEG first: dev 212 -> 218 of 288, test 116 -> 118 of 216, wrong solutions unasked 8 as before. No tile of the
-    real photos has too few face cells in the photo's light."""
+    JPEG first: dev 212 -> 218 of 288, test 116 -> 118 of 216, wrong solutions unasked 8 as before. Learned from one
+    photo (bench/families.py --modes learned): dev 278 -> 279 of 288, test 197 -> 201 of 216, no photo worse, wrong
+    solutions unasked test 3 -> 1. No tile of the real photos has too few face cells in the photo's light (their
+    variants: 66 of 72 read true with no question, as before). Alone, without the second step, the typical light
+    was measured and dropped before: it lit the deep-shadowed tile as the others, and a wrong solution was given."""
     planes = [face_plane(square, colour, brightest=False) for square in squares]
     measured = [plane for plane in planes if plane is not None]
     if not measured:
