@@ -17,8 +17,8 @@ from .test_selflabel_dearer import read_family_photo
 
 def test_a_tile_in_a_deep_shadow_is_read_in_its_own_light():
     """Emoji animals, hard (dev): one tile lies in a shadow so deep that none of its face is as bright as the
-    others'. It was measured on its brightest cells, a bird's yellow, and its halves read as other motifs: 22 of
-    36 edges. Its face is still the face's colour, darker: measured on that, every edge is read right."""
+    others'. It was measured on its brightest cells, which on that tile are its birds, and its halves read as other
+    motifs: 22 of 36 edges. Its face is still the face's colour, darker: measured on that, every edge is read right."""
     read, truth = read_family_photo("emoji-animals", 3, 10009, "hard")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
 
