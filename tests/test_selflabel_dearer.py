@@ -33,3 +33,23 @@ def test_a_reading_whose_cheapest_pairing_lays_out_is_no_guess():
     read, truth = read_family_photo("emoji-animals", 4, 20000, "easy")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
     assert not read.guess
+
+
+def test_a_pairing_beyond_the_cheapest_few_is_found_where_the_types_stand_apart_sharply():
+    """Emoji animals, medium (dev): twelve half-types stand apart sharply (a jump of 4.7), but none of the few
+    cheapest pairings lets the tiles lay out; the true one is the 48th cheapest. The halves were read as six types
+    instead, a coarser reading that lays out anywhere. Now the cheapest plausible pairing of the twelve that lays out
+    is searched for further down (selflabel.deeper_fitting): every edge is read right, and photosolve asks, as for
+    any pairing dearer than one that does not lay out."""
+    read, truth = read_family_photo("emoji-animals", 6, 20003, "medium")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
+    assert read.guess and read.rivals is None
+    assert "less likely" in read.guess
+
+
+def test_no_pairing_beyond_the_cheapest_few_is_taken_that_leaves_a_type_unpaired():
+    """Emoji animals, easy (dev): the halves jump sharply at seven types too, and a far-down pairing of those, one
+    type left unpaired, lets the tiles lay out (an unpaired type lies on the frame, where nothing checks it). Taken,
+    it read 7 types where the puzzle shows 8; the search further down is only for pairings of every type."""
+    read, truth = read_family_photo("emoji-animals", 4, 20006, "easy")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
