@@ -539,6 +539,7 @@ class PairingEvidence:
 
 
 def pairing_evidence(descriptors: HalfDescriptors, tree: np.ndarray, types: int) -> PairingEvidence:
+    """The halves cut into `types` types by appearance (tree), and how every two types would pair."""
     cut = cut_tree(tree, types)
     meets, colours = pairing_costs(descriptors, cut)
     distinct = distinct_colour_costs(descriptors.colours, cut)
