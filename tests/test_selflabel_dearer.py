@@ -8,6 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
+from photosolve.scenes.scene import make_scene
+from photosolve.vision.load import photo_from_array
+from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, read_photo_edges
 
 from .test_guess_settled import read_scene
 
@@ -52,4 +55,16 @@ def test_no_pairing_beyond_the_cheapest_few_is_taken_that_leaves_a_type_unpaired
     type left unpaired, lets the tiles lay out (an unpaired type lies on the frame, where nothing checks it). Taken,
     it read 7 types where the puzzle shows 8; the search further down is only for pairings of every type."""
     read, truth = read_family_photo("emoji-animals", 4, 20006, "easy")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
+
+
+def test_a_pairing_far_down_does_not_displace_a_finer_reading_that_lays_out_with_a_cheap_one():
+    """A drawn never-seen puzzle, hard, touching tiles: the halves jump sharply at eight types, and the 5th-64th
+    cheapest pairings of those include one that lets the tiles lay out, by chance (22 of 36 edges). The true nine
+    types lay out with their cheapest pairing: a coarser reading lays out wherever a finer one does, and a pairing
+    found far down is weaker evidence than a cheap one, so the search further down gives way to it."""
+    scene = make_scene("random:5", 10014, tier="hard")
+    halves = cut_halves(photo_from_array(scene.image), 9)
+    read = read_photo_edges(halves, NO_TEMPLATES, 3, 3)
+    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
