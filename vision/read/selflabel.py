@@ -195,6 +195,7 @@ class SelfReading:
     # loosely plausible of types that do not stand apart sharply, a chance fit, no fit at all).
     rivals: tuple[np.ndarray, ...] | None = None
     dearer: bool = False  # a guess because the pairing taken is dearer than one the tiles do not lay out with (Trial)
+    far_down: bool = False  # that pairing was found beyond the cheapest few (deeper_fitting)
     unsteady: bool = False  # a guess because the photo saved once more reads otherwise (steadiness.py)
 
 
@@ -503,6 +504,7 @@ class Trial:
     # taken although a cheaper plausible pairing of the same types, not surely the puzzle's, was tried and the tiles
     # do not lay out with it (dearer_than_tried): which pairing is the puzzle's is then open
     dearer: bool = False
+    far_down: bool = False  # found beyond the PAIRINGS_TRIED cheapest (deeper_fitting)
 
 
 def pairing_costs(descriptors: HalfDescriptors, types: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -575,7 +577,7 @@ def deeper_fitting(descriptors: HalfDescriptors, tree: np.ndarray, types: int, g
             continue  # the labels as cut fit first: far cheaper than the reading's posteriors
         trial = trial_of(descriptors, evidence, gap, total, pairs, tiles)
         if fits_as_read(trial.reading, rows, cols):
-            return replace(trial, dearer=True)
+            return replace(trial, dearer=True, far_down=True)
     return None
 
 
@@ -798,7 +800,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     guessed = not (choice.coherent and choice.fits) or choice.trial.dearer
     return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits,
                        rivals=choice.rivals if guessed and choice.fits and not choice.trial.dearer else None,
-                       dearer=choice.trial.dearer)
+                       dearer=choice.trial.dearer, far_down=choice.trial.far_down)
 
 
 @dataclass(frozen=True)

@@ -39,15 +39,16 @@ def resaved(squares: np.ndarray, quality: int = RESAVE_QUALITY) -> np.ndarray:
 
 def unless_unsteady(found: SelfReading, again: SelfReading) -> SelfReading:
     """The reading `found`, made an open guess where it was sure and `again` (the same halves read after a second
-    save) groups the halves otherwise, or alike but only with a pairing dearer than one that leaves the tiles no
-    layout (SelfReading.dearer): the pairing `found` took as the cheapest that lays out was then a near-tie too.
-    (With selflabel.deeper_fitting, a second save could reach a sure reading's very labels as such a guess, where
-    before it fell to another grouping. On the 504 photos saved once more first: wrong solutions unasked 9 -> 7, dev
-    emoji-animals hard 10007 and test emoji-vehicles medium 10000, for 2 photos more asked; as generated, one right
-    reading more asked, dev photos-a hard 20003.)
+    save) groups the halves otherwise, or alike but only with a pairing found far down (SelfReading.far_down): the
+    pairing `found` took as the cheapest that lays out was then a near-tie too. (With selflabel.deeper_fitting, a
+    second save could reach a sure reading's very labels so, where before it fell to another grouping, and the
+    near-tie went unseen: on the 504 family photos saved once more first, a wrong solution given unasked, test
+    emoji-vehicles medium 10000. Doubting every sure reading whose re-save is a dearer pairing's guess, found far
+    down or among the few, also asked about dev emoji-animals hard 10007 (a wrong solution unasked before) but about
+    two right readings more, one of them a real photo's variant, solution1 under a lamp's glare.)
     Open, not a guess between the two: taken as one, it still gave 1 of the 2 wrong solutions above unasked, neither
     reading true and one arrangement laying the tiles out under both (a near-tie says only that the choice was close,
     not that the truth is one of its two sides)."""
-    if found.guessed or (same_grouping(found.reading.labels, again.reading.labels) and not again.dearer):
+    if found.guessed or (same_grouping(found.reading.labels, again.reading.labels) and not again.far_down):
         return found
     return replace(found, guessed=True, rivals=None, unsteady=True)
