@@ -52,6 +52,6 @@ def test_a_second_save_that_reads_alike_only_with_a_pairing_found_far_down_makes
     again = self_label(bands, rows, cols, face=face)
     assert not found.guessed and not again.guessed and not again.dearer
     assert unless_unsteady(found, again) is found
-    dearer = replace(again, guessed=True, dearer=True, far_down=True, rivals=None)
-    doubted = unless_unsteady(found, dearer)
+    reached_far_down = replace(again, guessed=True, dearer=True, far_down=True, rivals=None)
+    doubted = unless_unsteady(found, reached_far_down)
     assert doubted.guessed and doubted.unsteady and doubted.rivals is None
