@@ -599,8 +599,8 @@ def one_sided_rival(descriptors: HalfDescriptors, tree: np.ndarray, chosen: Tria
     Each is evidence of its own, and each fails where the other holds (pairing_costs); their sum ranks pairings.
     When one of them on its own prefers another pairing that also lays out, the sum's choice is a guess between them.
     """
-    cut = cut_tree(tree, chosen.types)
-    meets, colours = pairing_costs(descriptors, cut)
+    evidence = pairing_evidence(descriptors, tree, chosen.types)
+    cut, meets, colours = evidence.cut, evidence.meets, evidence.colours
     for alone in (meets, colours):
         _, pairs = cheapest_pairings(alone, chosen.types % 2, 1)[0]
         if pairing_of(pairs) == chosen.pairs:
@@ -620,8 +620,7 @@ def finer_readings(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[in
     for more, jump in gaps.items():
         if more <= types or jump <= gaps[types]:
             continue
-        fitting = next((trial for trial in trials_for(descriptors, tree, more, jump, tiles)
-                        if trial.incoherence <= PLAUSIBLE and fits_as_read(trial.reading, rows, cols)), None)
+        fitting = cheap_fitting(descriptors, tree, more, jump, tiles, rows, cols)
         if fitting is None:
             return None
         found.append(fitting.reading.labels)
@@ -631,9 +630,17 @@ def finer_readings(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[in
 def finer_fits(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[int, float], types: int, tiles: int,
                rows: int, cols: int) -> bool:
     """Whether the halves cut into more types than `types` (any number in `gaps`) lay out with one of that number's
-    cheapest few plausible pairings (trials_for)."""
-    return any(trial.incoherence <= PLAUSIBLE and fits_as_read(trial.reading, rows, cols)
-               for more in gaps if more > types for trial in trials_for(descriptors, tree, more, gaps[more], tiles))
+    cheapest few plausible pairings (cheap_fitting)."""
+    return any(cheap_fitting(descriptors, tree, more, gaps[more], tiles, rows, cols) is not None
+               for more in gaps if more > types)
+
+
+def cheap_fitting(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int, rows: int,
+                  cols: int) -> Trial | None:
+    """The cheapest of the few cheapest plausible pairings of `types` half-types (trials_for) that the tiles lay out
+    with; None when none does."""
+    return next((trial for trial in trials_for(descriptors, tree, types, gap, tiles)
+                 if trial.incoherence <= PLAUSIBLE and fits_as_read(trial.reading, rows, cols)), None)
 
 
 def washed_out_joined(descriptors: HalfDescriptors, cut: np.ndarray, labels: np.ndarray,
@@ -852,8 +859,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
                 if trial.cost - found.cost <= RIVAL:
                     rival = True  # the same half-types paired two ways, and the tiles lay out with both
                     others = None if others is None else others + [trial.reading.labels]
-        if (found is None and chosen is None and gaps[types] >= SHARP_JUMP and types % 2 == 0
-                and not finer_fits(descriptors, tree, gaps, types, tiles, rows, cols)):
+        if found is None and chosen is None and gaps[types] >= SHARP_JUMP and types % 2 == 0:
             # Types that stand apart this sharply are the puzzle's more surely than a coarser reading is, which lays
             # out wherever the true one does: their pairing is searched for further down, as an open guess. Only
             # where every type is paired (an unpaired one lies on the frame, where nothing checks it), the jump is
@@ -866,6 +872,8 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             # as before. With no sharp jump asked for: dev -3, test +1; with a type left unpaired allowed: dev -2
             # (readings of 7 types where the puzzle shows 8), test +3.
             found = deeper_fitting(descriptors, tree, types, gaps[types], tiles, rows, cols)
+            if found is not None and finer_fits(descriptors, tree, gaps, types, tiles, rows, cols):
+                found = None
         if found is not None and found.incoherence > MEETS:
             # a pair that meets at the cut and shares colours only loosely makes the reading a guess; where the types
             # stand apart sharply and pair up every one (SHARP_JUMP), the doubt is only which pairing: it lies
