@@ -221,6 +221,11 @@ def agreed_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[list
     most kinds share is the tile's own. Between outlines as many kinds share, the one more readings share; ties keep
     the chosen outline. `whole(outline, replaced)`, if given: the new outline must have the table around it and
     take in no more of it than the one it replaces (segment.whole_tile).
+
+    A tile cut from a block is not given an outline that lies clearly worse on edges (CLEARLY_SHARPER) than its own:
+    its sides were put on the edges between the block's tiles, and taken off the gaps (gaps.py), after which no
+    reading shares its outline any more; masks outline such a tile across a gap or a seam, on no edge. A lone tile
+    may be: the plain face inside a printed border lies on sharper edges than the tile's own against the table.
     """
     kinds = [[order_screen_clockwise(other) for reading in kind for other, _ in reading] for kind in others]
     result = []
@@ -234,11 +239,12 @@ def agreed_outlines(tiles: list[tuple[np.ndarray, bool]], others: list[list[list
             near = [[np.max(np.linalg.norm(o - outline, axis=1)) < AGREE * side for o in kind] for kind in same]
             return sum(any(kind) for kind in near), sum(sum(kind) for kind in near)
 
-        own = agreeing(corners)
-        best, best_key = quad, (*own, support(corners))
+        own, own_support = agreeing(corners), support(corners)
+        best, best_key = quad, (*own, own_support)
         for other in (o for kind in same for o in kind):
             key = (*agreeing(other), support(other))
-            if key[:2] > own and key > best_key and (whole is None or whole(other, quad)):
+            if key[:2] > own and key > best_key and (lone or CLEARLY_SHARPER * key[2] >= own_support) and \
+                    (whole is None or whole(other, quad)):
                 best, best_key = other, key
         result.append((best, lone))
     return result
