@@ -29,3 +29,16 @@ def test_a_block_tile_is_not_given_another_readings_outline_on_no_edge():
     found = segment(photo_from_array(scene.image), 9)
     score = score_reading([q.corners for q in found.tiles], None, scene.truth)
     assert score.all_tiles_exact, score.worst_corner
+
+
+def test_gaps_are_found_beside_faces_that_look_like_the_table_in_places():
+    # Dev photos-a hard 20007: a grid on dark speckled granite, each face printed with dark bands and corners that
+    # look like the table. The table map was not read at all there (more than FACE_CLEAR of each cell looks like
+    # the table), and the middle cell kept a side across the gap on its neighbour's edge: 9.4% off. A gap is still
+    # the table along a whole side, where the face shows it at a quarter of the places; taken off it, every tile
+    # lies within 5.2%.
+    scene = make_scene("family:photos-a:5", 20007, tier="hard")
+    found = segment(photo_from_array(scene.image), 9)
+    score = score_reading([q.corners for q in found.tiles], None, scene.truth)
+    assert score.found == 9
+    assert score.worst_corner < 0.07

@@ -4,7 +4,9 @@ hand-laid tiles.
 A block of tiles in a grid with narrow gaps is split as an even grid of equal cells (blocks.py), but each tile of
 a hand-laid board lies a little off any common grid: a cell's side can cross the gap into its neighbour, and its
 edge search then settles on the neighbour's edge or a printed frame's. Where the band just inside a cell's side
-looks like the table, that side is moved in to where the table ends, then put on the edge there.
+looks like the table, that side is moved in to where the table ends, then put on the edge there. On a face that
+looks like the table in places (dark print on a dark table), a gap is the table along a side far more than the face
+shows it, and it ends where the first run of table from the side does: the face's own dark patches lie beyond.
 """
 from __future__ import annotations
 
@@ -30,7 +32,10 @@ GAP_SEEN = 0.4  # of the places along a side: the fewest where the gap is seen
 # Moved to 0.0045 or 0.0075: dev and test as set.
 GAP_STRAIGHT = 0.006  # of a side: the most the gap's end may lie off a straight line (median)
 # Moved to 0.0375 or 0.0625: dev and test as set.
-FACE_CLEAR = 0.05  # of a cell's inside: the most that may look like the table for its gaps to be told from it
+# Of a cell's inside: the most that may look like the table for the gaps to be read as any table next to a side. A
+# face more like the table than that (dark print on a dark table) is mottled: a gap must show along a side far more
+# than the face shows the table, and ends where the first run of table from the side does.
+FACE_CLEAR = 0.05
 # Moved to 0.5625 or 0.9375: dev and test as set.
 SHRUNK = 0.75  # of its area: the least a cell may keep once taken off the gaps (else the table was its face)
 
@@ -47,8 +52,9 @@ def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level
     canvas, from_canvas = rectified(difference.astype(np.float32, copy=False), corners, CELL, CELL, margin)
     table = canvas <= NOT_TABLE * level
     inner = slice(margin + int(0.1 * CELL), margin + int(0.9 * CELL))
-    if table[inner, inner].mean() > FACE_CLEAR:
-        return quad  # the face looks like the table in places (dark on dark): the table map cannot tell the gaps
+    face_share = float(table[inner, inner].mean())
+    mottled = face_share > FACE_CLEAR  # then a gap is the table along a side, far more than the face's own share
+    crossing = (1.0 + face_share) / 2 if mottled else ON_TABLE
     along = np.rint(ALONG * CELL).astype(int)
     depth = np.arange(int(round(GAP_DEPTH * CELL)) + 1)
     band = slice(int(round(INSIDE[0] * CELL)), int(round(INSIDE[1] * CELL)) + 1)
@@ -58,9 +64,9 @@ def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level
         line = None
         if not facing[side]:
             pass
-        elif inside[:, band].mean() >= ON_TABLE:  # the side crossed a gap: in to where the gap ends
-            line = gap_line(inside, side, along, depth, from_canvas, deepest=True)
-        elif outside[:, band].mean() < ON_TABLE:  # no gap just outside it: out to where one begins, if near
+        elif inside[:, band].mean() >= crossing:  # the side crossed a gap: in to where the gap ends
+            line = gap_line(inside, side, along, depth, from_canvas, deepest=True, first_run=mottled)
+        elif not mottled and outside[:, band].mean() < ON_TABLE:  # no gap just outside: out to where one begins
             line = gap_line(outside, side, along, -depth, from_canvas, deepest=False)
         moved |= line is not None
         if line is None:
@@ -80,14 +86,22 @@ def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level
 
 
 def gap_line(seen: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray, from_canvas: np.ndarray,
-             deepest: bool) -> np.ndarray | None:
+             deepest: bool, first_run: bool = False) -> np.ndarray | None:
     """The line (image pixels) along where a gap seen beside side `side` ends (`deepest`: its pixel farthest from
     the side, plus one) or begins (its nearest), at the places it is seen (`seen`: places x depths, table or not);
     None when it is seen at too few places along the side."""
     crossed = seen.any(axis=1)
     if crossed.mean() < GAP_SEEN:
         return None
-    if deepest:
+    if deepest and first_run:
+        # where the run goes on past reach, a table-like patch of the face joins the gap there: those places left out
+        index = first_run_ends(seen[crossed])
+        ends = index < seen.shape[1]
+        if ends.sum() < GAP_SEEN * len(seen):
+            return None
+        crossed[crossed] = ends
+        index = index[ends]
+    elif deepest:
         index = seen.shape[1] - np.argmax(seen[crossed, ::-1], axis=1)
         if np.median(index) >= seen.shape[1]:
             return None  # no end within reach: a face in the table's colour (marble on marble), not a gap
@@ -101,6 +115,15 @@ def gap_line(seen: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray, 
         return None
     points = side_points(side, along[crossed], depth[index])
     return robust_line(apply_homography(from_canvas, points.astype(np.float64)))
+
+
+def first_run_ends(seen: np.ndarray) -> np.ndarray:
+    """Per place (row of `seen`: depths, table or not), the depth just past the first run of table: where a gap
+    seen from a side ends, before the face's own table-like patches beyond it."""
+    start = np.argmax(seen, axis=1)
+    after = np.arange(seen.shape[1])[None, :] >= start[:, None]
+    ended = after & ~seen
+    return np.where(ended.any(axis=1), np.argmax(ended, axis=1), seen.shape[1])
 
 
 def seen_at(table: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray) -> np.ndarray:
