@@ -31,10 +31,10 @@ ON_TABLE = 0.2
 GAP_SEEN = 0.4  # of the places along a side: the fewest where the gap is seen
 # Moved to 0.0045 or 0.0075: dev and test as set.
 GAP_STRAIGHT = 0.006  # of a side: the most the gap's end may lie off a straight line (median)
-# Moved to 0.0375 or 0.0625: dev and test as set.
 # Of a cell's inside: the most that may look like the table for the gaps to be read as any table next to a side. A
 # face more like the table than that (dark print on a dark table) is mottled: a gap must show along a side far more
-# than the face shows the table, and ends where the first run of table from the side does.
+# than the face shows the table, and ends where the first run of table from the side does. (Moved to 0.0375 or
+# 0.0625 when no gap was looked for beside a mottled face: dev and test as set; not moved since.)
 FACE_CLEAR = 0.05
 # Moved to 0.5625 or 0.9375: dev and test as set.
 SHRUNK = 0.75  # of its area: the least a cell may keep once taken off the gaps (else the table was its face)
@@ -88,8 +88,9 @@ def off_gaps(quad: np.ndarray, facing: list[bool], difference: np.ndarray, level
 def gap_line(seen: np.ndarray, side: int, along: np.ndarray, depth: np.ndarray, from_canvas: np.ndarray,
              deepest: bool, first_run: bool = False) -> np.ndarray | None:
     """The line (image pixels) along where a gap seen beside side `side` ends (`deepest`: its pixel farthest from
-    the side, plus one) or begins (its nearest), at the places it is seen (`seen`: places x depths, table or not);
-    None when it is seen at too few places along the side."""
+    the side, plus one; with `first_run`, just past the first run of table from the side) or begins (its nearest),
+    at the places it is seen (`seen`: places x depths, table or not); None when it is seen at too few places along
+    the side."""
     crossed = seen.any(axis=1)
     if crossed.mean() < GAP_SEEN:
         return None
