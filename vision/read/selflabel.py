@@ -520,12 +520,11 @@ def pairing_costs(descriptors: HalfDescriptors, types: np.ndarray) -> tuple[np.n
     return meets, colour_costs(descriptors.colours, types) / typical_colour_distance(descriptors.colours)
 
 
-def trials_for(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int) -> list[Trial]:
-    """The readings of the halves cut into `types` half-types, one for each of the cheapest pairings into motifs
-    (PAIRINGS_TRIED), cheapest first."""
-    evidence = pairing_evidence(descriptors, tree, types)
+def trials_for(descriptors: HalfDescriptors, evidence: PairingEvidence, gap: float, tiles: int) -> list[Trial]:
+    """The readings of the halves cut into half-types (`evidence`, pairing_evidence), one for each of the cheapest
+    pairings into motifs (PAIRINGS_TRIED), cheapest first."""
     return [trial_of(descriptors, evidence, gap, total, pairs, tiles)
-            for total, pairs in cheapest_pairings(evidence.ranking, types % 2, PAIRINGS_TRIED)]
+            for total, pairs in cheapest_pairings(evidence.ranking, evidence.types % 2, PAIRINGS_TRIED)]
 
 
 @dataclass(frozen=True)
@@ -566,12 +565,12 @@ def trial_of(descriptors: HalfDescriptors, evidence: PairingEvidence, gap: float
                  pairing_of(pairs))
 
 
-def deeper_fitting(descriptors: HalfDescriptors, tree: np.ndarray, types: int, gap: float, tiles: int, rows: int,
+def deeper_fitting(descriptors: HalfDescriptors, evidence: PairingEvidence, gap: float, tiles: int, rows: int,
                    cols: int) -> Trial | None:
-    """The cheapest plausible pairing of `types` half-types after the PAIRINGS_TRIED cheapest (up to DEEPER) that
-    the tiles lay out with, as a trial taken as an open guess (Trial.dearer); None when there is none."""
-    evidence = pairing_evidence(descriptors, tree, types)
-    for total, pairs in cheapest_pairings(evidence.ranking, types % 2, DEEPER)[PAIRINGS_TRIED:]:
+    """The cheapest plausible pairing of the half-types (`evidence`, pairing_evidence) after the PAIRINGS_TRIED
+    cheapest (up to DEEPER) that the tiles lay out with, as a trial taken as an open guess (Trial.dearer); None when
+    there is none."""
+    for total, pairs in cheapest_pairings(evidence.ranking, evidence.types % 2, DEEPER)[PAIRINGS_TRIED:]:
         if (incoherence_of(pairs, evidence.meets, evidence.alike) > PLAUSIBLE
                 or not labels_fit(motif_labels(evidence.cut, pairs).reshape(-1, 4), rows, cols)):
             continue  # the labels as cut fit first: far cheaper than the reading's posteriors
@@ -639,7 +638,7 @@ def cheap_fitting(descriptors: HalfDescriptors, tree: np.ndarray, types: int, ga
                   cols: int) -> Trial | None:
     """The cheapest of the few cheapest plausible pairings of `types` half-types (trials_for) that the tiles lay out
     with; None when none does."""
-    return next((trial for trial in trials_for(descriptors, tree, types, gap, tiles)
+    return next((trial for trial in trials_for(descriptors, pairing_evidence(descriptors, tree, types), gap, tiles)
                  if trial.incoherence <= PLAUSIBLE and fits_as_read(trial.reading, rows, cols)), None)
 
 
@@ -840,7 +839,8 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             break
         found, rival, others = None, False, []
         fitting = []  # the labels of the other plausible pairings of these types that lay out too
-        for rank, trial in enumerate(trials_for(descriptors, tree, types, gaps[types], tiles)):
+        evidence = pairing_evidence(descriptors, tree, types)
+        for rank, trial in enumerate(trials_for(descriptors, evidence, gaps[types], tiles)):
             trials.append(trial)
             if trial.incoherence > PLAUSIBLE:
                 continue  # a pair that neither meets at the cut nor shares colours: no need to ask the solver
@@ -871,7 +871,7 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             # (never tuned on) 45/45/32 -> 46/47/32 of 72, no photo read worse; questions and wrong solutions unasked
             # as before. With no sharp jump asked for: dev -3, test +1; with a type left unpaired allowed: dev -2
             # (readings of 7 types where the puzzle shows 8), test +3.
-            found = deeper_fitting(descriptors, tree, types, gaps[types], tiles, rows, cols)
+            found = deeper_fitting(descriptors, evidence, gaps[types], tiles, rows, cols)
             if found is not None and finer_fits(descriptors, tree, gaps, types, tiles, rows, cols):
                 found = None
         if found is not None and found.incoherence > MEETS:
