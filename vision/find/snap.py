@@ -10,6 +10,9 @@ from .sides import channel_norm
 SNAP_CELL = 256  # pixels per tile side in the rectified canvas where a tile's face is traced
 SNAP_MARGIN = 0.3  # of a side, around the tile in that canvas (only traced pixels are sampled)
 SNAP_POSITIONS = 64  # places along each side where the face is traced outward
+# Moved (tiles found exactly, the 504 family photos of bench/families.py, seeds 20000 + 10000, 2026-11-29): reach
+# 0.06 or 0.10 of a side, dev 91/89/85 of 96 (easy/medium/hard) and test families (never tuned on) 66/71/58 of 72,
+# as set; traces starting 0.08 inside, dev 90/89/85, test 66/71/57.
 SNAP_REACH = int(round(0.08 * SNAP_CELL))  # how far the face's edge may lie from the side found by edge strength
 SNAP_INNER = int(round(0.1 * SNAP_CELL))  # traces start this far inside the side
 SNAP_OUTER = SNAP_REACH + int(round(0.1 * SNAP_CELL))  # and end this far outside: past the edge, the face
