@@ -902,7 +902,10 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
         # solutions unasked as before; questions dev 95 -> 94, test 129 -> 131 (two of three new ones on photos
         # solved right with edges misnamed, unasked before); emoji-nature as before.
         # Taken over types surely the puzzle's too: dev +3 -2 (a sharp six-type reading of dev emoji-food 10009,
-        # jump 5.2, lost to eight types at 1.4 that lay out too).
+        # jump 5.2, lost to eight types at 1.4 that lay out too). Without splits_off_washed_out, the real photo
+        # variants (bench/realphoto_variants.py) lost one: under a lamp's glare the turtles' paler copies laid out
+        # as types of their own (solved boards 33 -> 32 of 36 edges and asked, board 36 -> 33); with it, 66 of 72
+        # solved true with no question and every line as before, and the family figures above the same.
         finer = finest_fitting(descriptors, tree, gaps, chosen, tiles, rows, cols)
         if finer is not None:
             chosen, rivalled, between = finer, False, ()
@@ -926,12 +929,26 @@ def finest_fitting(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[in
     """The reading of the most half-types beyond the chosen one's whose jump is no weak one (WEAK_JUMP), whose
     cheapest pairing pairs every type surely plausibly (MEETS) and lays the tiles out as read; None when there is
     none."""
+    coarse = cut_tree(tree, chosen.types)
     for types in sorted((more for more in gaps if more > chosen.types and gaps[more] >= WEAK_JUMP), reverse=True):
-        trial = trials_for(descriptors, pairing_evidence(descriptors, tree, types), gaps[types], tiles)[0]
+        evidence = pairing_evidence(descriptors, tree, types)
+        if splits_off_washed_out(descriptors.chroma, coarse, evidence.cut):
+            continue
+        trial = trials_for(descriptors, evidence, gaps[types], tiles)[0]
         if (trial.incoherence <= MEETS and not leaves_unpaired(trial.reading)
                 and fits_as_read(trial.reading, rows, cols)):
             return trial
     return None
+
+
+def splits_off_washed_out(chroma: np.ndarray, coarse: np.ndarray, fine: np.ndarray) -> bool:
+    """Whether a finer cut (fine, nested in coarse: Ward's cuts are) splits some type into parts one of which is
+    markedly less vivid than another (WASHED_OUT): copies under a lamp's glare, not a half-type of their own."""
+    for group in np.unique(coarse):
+        vivid = [float(chroma[fine == part].mean()) for part in np.unique(fine[coarse == group])]
+        if len(vivid) > 1 and min(vivid) < WASHED_OUT * max(vivid):
+            return True
+    return False
 
 
 def dearer_than_tried(trial: Trial, cheaper: list[Trial]) -> bool:
