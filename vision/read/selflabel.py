@@ -926,9 +926,9 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
 
 def finest_fitting(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[int, float], chosen: Trial,
                    tiles: int, rows: int, cols: int) -> Trial | None:
-    """The reading of the most half-types beyond the chosen one's whose jump is no weak one (WEAK_JUMP), whose
-    cheapest pairing pairs every type surely plausibly (MEETS) and lays the tiles out as read; None when there is
-    none."""
+    """The reading of the most half-types beyond the chosen one's whose jump is no weak one (WEAK_JUMP), that splits
+    off no copies washed out by glare (splits_off_washed_out), and whose cheapest pairing pairs every type surely
+    plausibly (MEETS) and lays the tiles out as read; None when there is none."""
     coarse = cut_tree(tree, chosen.types)
     for types in sorted((more for more in gaps if more > chosen.types and gaps[more] >= WEAK_JUMP), reverse=True):
         evidence = pairing_evidence(descriptors, tree, types)
