@@ -934,9 +934,11 @@ def finest_fitting(descriptors: HalfDescriptors, tree: np.ndarray, gaps: dict[in
         evidence = pairing_evidence(descriptors, tree, types)
         if splits_off_washed_out(descriptors.chroma, coarse, evidence.cut):
             continue
-        trial = trials_for(descriptors, evidence, gaps[types], tiles)[0]
-        if (trial.incoherence <= MEETS and not leaves_unpaired(trial.reading)
-                and fits_as_read(trial.reading, rows, cols)):
+        total, pairs = cheapest_pairings(evidence.ranking, evidence.types % 2, 1)[0]
+        if incoherence_of(pairs, evidence.meets, evidence.alike) > MEETS:
+            continue  # known before the reading's posteriors are worked out
+        trial = trial_of(descriptors, evidence, gaps[types], total, pairs, tiles)
+        if not leaves_unpaired(trial.reading) and fits_as_read(trial.reading, rows, cols):
             return trial
     return None
 
