@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from photosolve.vision.read.difference import largest_differences
+from photosolve.vision.read.difference import largest_differences, shifted_by, with_shifts
 from .test_selflabel_print import halves_at_true_corners
 
 
@@ -49,3 +49,13 @@ def test_copies_are_nearer_each_other_than_any_other_half():
     has_copy = same.any(axis=1)
     nearest_copy = np.where(same, distances, np.inf).min(axis=1)
     assert np.mean(nearest_copy[has_copy] < nearest_other[has_copy]) > 0.95
+
+
+def test_a_picture_shifted_alone_is_the_one_among_every_shift():
+    bands, _, _ = halves_at_true_corners("emoji-animals", 4, 10008, "medium")
+    pictures = bands.reshape(-1, *bands.shape[2:])[:5]
+    shifts = np.array([(across, along) for across in range(-3, 4) for along in range(-3, 4)])
+    every = with_shifts(pictures, shifts)  # pictures x shifts x h x w x 3
+    which, chosen = np.array([0, 4, 2, 2]), np.array([0, 48, 3, 45])  # the border shifts too: edges repeated
+    assert np.array_equal(shifted_by(pictures, which, shifts[chosen]), every[which, chosen])
+    assert not np.array_equal(every[2, 3], every[2, 24])  # shift 24 is (0, 0): the shifts do move the picture

@@ -77,16 +77,15 @@ def largest_differences(flat: np.ndarray) -> np.ndarray:
     kernel = np.ones((2 * TOLERANCE + 1, 2 * TOLERANCE + 1), np.uint8)
     lows = np.stack([cv2.erode(picture, kernel, borderType=cv2.BORDER_REPLICATE) for picture in pictures])
     highs = np.stack([cv2.dilate(picture, kernel, borderType=cv2.BORDER_REPLICATE) for picture in pictures])
-    shifts = [(across, along) for across in SHIFTS for along in SHIFTS]
-    shifted = [with_shifts(stack, shifts) for stack in (pictures, lows, highs)]  # halves x shifts x h x w x 3
+    shifts = np.array([(across, along) for across in SHIFTS for along in SHIFTS])
     # the shift of each half against each later one that brings them closest on average: one product for all
     fixed = pictures[:, cells].reshape(count, -1)
-    moved = shifted[0][:, :, cells].reshape(count * len(shifts), -1)
+    moved = with_shifts(pictures, shifts)[:, :, cells].reshape(count * len(shifts), -1)
     squared = np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T
     first, second = np.triu_indices(count, 1)
-    best = squared.reshape(count, count, -1).argmin(axis=2)[first, second]
+    best = shifts[squared.reshape(count, count, -1).argmin(axis=2)[first, second]]
     one = (pictures[first], lows[first], highs[first])
-    other = tuple(stack[second, best] for stack in shifted)
+    other = tuple(shifted_by(stack, second, best) for stack in (pictures, lows, highs))
     largest = np.zeros((count, count))
     largest[first, second] = np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
                                         largest_outside(washed(one, other[0], cells), other, cells))
@@ -123,14 +122,25 @@ def washed(pictures: tuple, looks: np.ndarray, cells: np.ndarray) -> tuple:
     return tuple(x + field[..., None] * (WHITE - x) for x in pictures)
 
 
-def with_shifts(pictures: np.ndarray, shifts: list[tuple[int, int]]) -> np.ndarray:
-    """Every picture (n x h x w x C) moved by each shift (across, along), its border repeated where it moves past
-    it: n x shifts x h x w x C."""
+def with_shifts(pictures: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Every picture (n x h x w x C) moved by each shift (across, along; shifts x 2), its border repeated where it
+    moves past it: n x shifts x h x w x C."""
     height, width = pictures.shape[1:3]
-    pad = max(max(abs(a), abs(b)) for a, b in shifts)
+    pad = int(np.abs(shifts).max())
     padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
     return np.stack([padded[:, pad + across: pad + across + height, pad + along: pad + along + width]
                      for across, along in shifts], axis=1)
+
+
+def shifted_by(pictures: np.ndarray, which: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Picture which[k] moved by shifts[k] (across, along), its border repeated where it moves past it, for every k:
+    k x h x w x C. with_shifts for the few pictures and shifts wanted, not every picture at every shift."""
+    height, width = pictures.shape[1:3]
+    pad = int(np.abs(shifts).max(initial=0))
+    padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
+    rows = pad + shifts[:, :1] + np.arange(height)  # k x h
+    columns = pad + shifts[:, 1:] + np.arange(width)  # k x w
+    return padded[which[:, None, None], rows[:, :, None], columns[:, None, :]]
 
 
 def smoothed(maps: np.ndarray) -> np.ndarray:
