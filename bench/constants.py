@@ -16,6 +16,8 @@ import inspect
 import pkgutil
 import sys
 
+import numpy as np
+
 import photosolve.vision
 
 PACKAGE = "photosolve.vision"
@@ -64,6 +66,8 @@ def parsed(setting: str, modules: dict[str, object], packages: tuple[str, ...],
         value = ast.literal_eval(text.strip())
         if isinstance(current, (int, float)) and isinstance(value, (int, float)):
             value = type(current)(value)
+        elif isinstance(current, np.ndarray):  # weights given as a tuple stay an array of their dtype
+            value = np.asarray(value, dtype=current.dtype)
         changes.append((importers(defining, name, modules), name, value))
     return changes
 
