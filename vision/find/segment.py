@@ -43,6 +43,7 @@ from .squaring import FAINT, askew, squared_where_weak
 from .table import LEFT_OUT, object_left_out, table_level, table_within, unbounded, without_table
 from ..types import Photo, TileQuad
 
+# Moved (bench/find_constants.py, 2026-11-30): colour 1.125 dev 55, test 37; 1.875 dev 55, test 36 (as set 55, 34).
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
 # reading of a generated medium photo scores 4-40, a wrong reading's under 1.5.
