@@ -56,6 +56,6 @@ def test_a_picture_shifted_alone_is_the_one_among_every_shift():
     pictures = bands.reshape(-1, *bands.shape[2:])[:5]
     shifts = np.array([(across, along) for across in range(-3, 4) for along in range(-3, 4)])
     every = with_shifts(pictures, shifts)  # pictures x shifts x h x w x 3
-    which, chosen = np.array([0, 4, 2, 2]), np.array([0, 48, 3, 45])  # the border shifts too: edges repeated
+    which, chosen = np.array([0, 4, 2, 2]), np.array([0, 48, 3, 45])  # shift 0 is (-3, -3), 48 is (3, 3)
     assert np.array_equal(shifted_by(pictures, which, shifts[chosen]), every[which, chosen])
     assert not np.array_equal(every[2, 3], every[2, 24])  # shift 24 is (0, 0): the shifts do move the picture
