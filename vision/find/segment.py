@@ -40,7 +40,8 @@ from .sides import (REACH_BLOCK, REACH_LONE, agreed_outlines, face_runs_on, no_l
                     refine_quad, remembered_support, sharpest_outlines)
 from .snap import open_sides, snap_to_face
 from .squaring import FAINT, askew, squared_where_weak
-from .table import LEFT_OUT, object_left_out, table_level, table_within, unbounded, without_table
+from .table import (LEFT_OUT, object_left_out, reaching_beyond, table_level, table_within, unbounded,
+                    without_table)
 from ..types import Photo, TileQuad
 
 # Moved (bench/find_constants.py, 2026-11-30): colour 1.125 dev 55, test 37; 1.875 dev 55, test 36 (as set 55, 34).
@@ -121,7 +122,8 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     support = remembered_support(edges_image)  # and measure each outline once
     def readings():
         yield from face_masks(face_likeness(lab, face))
-        if not settled(found.candidates, expected):  # else the face colour found each tile's own clear outline
+        # else the face colour found each tile's own clear outline, the whole object
+        if not settled(found.candidates, expected, difference):
             yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(difference),
                                        face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(texture()))
 
@@ -361,9 +363,11 @@ def sound_readings(candidates: list[Reading]) -> list[Reading]:
     return [c for c in sound if c.unbounded == fewest] or candidates
 
 
-def settled(candidates: list[Reading], expected: int) -> bool:
-    """Whether a reading so far already gives every tile as its own clear outline: no other can do better."""
-    return any(c.support >= CONVINCING and c.lone == expected and not c.cut and not c.unbounded for c in candidates)
+def settled(candidates: list[Reading], expected: int, difference: np.ndarray) -> bool:
+    """Whether a reading so far already gives every tile as its own clear outline, the whole object on the table
+    (`difference`: background.table_difference): no other can do better."""
+    return any(c.support >= CONVINCING and c.lone == expected and not c.cut and not c.unbounded
+               and not reaching_beyond([q for q, _ in c.quads], difference) for c in candidates)
 
 
 def reading_order(tiles: list[TileQuad]) -> list[TileQuad]:

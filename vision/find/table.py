@@ -84,6 +84,30 @@ def ring_differences(outline: np.ndarray, difference: np.ndarray) -> np.ndarray:
                      np.median(canvas[after, lo:hi]), np.median(canvas[lo:hi, before])])
 
 
+def reaching_beyond(quads: list[np.ndarray], difference: np.ndarray) -> int:
+    """How many of the quads (work pixels) the object goes on past: what differs from the table runs on outside an
+    open side (one no other quad lies across) deeper than LEFT_OUT, as a printed border does outside the face
+    inside it. A border narrower than RING is not seen by `unbounded`: the table lies in its ring."""
+    outlines = [order_screen_clockwise(np.asarray(q, dtype=np.float64)) for q in quads]
+    level = table_level(outlines, difference)
+    return sum(object_beyond(outline, open_sides(outline, outlines), difference, level) > LEFT_OUT
+               for outline in outlines)
+
+
+def object_beyond(outline: np.ndarray, open_side: list[bool], difference: np.ndarray, level: float) -> float:
+    """How deep (in sides, the deepest over the open sides, clockwise on screen) what differs from the table (more
+    than NOT_TABLE times its `level`, along most of a side) runs on outside an outline: a tile's own side band and
+    cast shadow at most, a printed border too where the outline is the face inside it."""
+    canvas, _ = rectified(difference.astype(np.float32, copy=False), outline, CELL, CELL, MARGIN)
+    differs = canvas > NOT_TABLE * level
+    lo, hi = MARGIN + int(round(ALONG[0] * CELL)), MARGIN + int(round(ALONG[1] * CELL))
+    outward = [differs[MARGIN - 1::-1, lo:hi].mean(axis=1), differs[lo:hi, MARGIN + CELL:].mean(axis=0),
+               differs[MARGIN + CELL:, lo:hi].mean(axis=1), differs[lo:hi, MARGIN - 1::-1].mean(axis=0)]
+    runs = [int(np.argmax(share < 0.5)) if np.any(share < 0.5) else len(share)
+            for share, is_open in zip(outward, open_side) if is_open]
+    return max(runs, default=0) / CELL
+
+
 def table_within(outline: np.ndarray, difference: np.ndarray, level: float) -> float:
     """The most, over an outline's sides (clockwise on screen), of the share of the band just INSIDE it that looks
     like the table (differs from it no more than NOT_TABLE times its `level`): none for a tile's own outline, a
