@@ -30,8 +30,9 @@ LEAST_LEVEL = 2.0  # the table's level counted as at least this much: a plain ta
 # Moved to (0.0075,0.03) or (0.0125,0.05): dev and test as set.
 INSIDE = (0.01, 0.04)  # of a side, inside it: the band of face along each side, past its rounded edge
 # Of a side: how deep a strip of what differs from the table an outline standing in for a tile may leave out of the
-# one it replaces, along any side (its mean depth along that side). A tile's cast shadow is up to 3% deep on
-# generated hard photos; the outline on a printed border's inner edge leaves out the border, 4-7%.
+# one it replaces, along any side (its mean depth along that side), or leave running on outside it (reaching_beyond).
+# A tile's cast shadow is up to 3% deep on generated hard photos; the outline on a printed border's inner edge leaves
+# out the border, 4-9% (scenes/families.py).
 # Moved to 0.03 or 0.05: dev and test as set.
 LEFT_OUT = 0.04
 
