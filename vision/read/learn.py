@@ -23,6 +23,7 @@ from .face import WHITE_LAB
 from .templates import TemplateSet, example_prints
 
 
+# Moved (classify.py's learned readings, 2026-11-30): 3 or 5, dev and test families as set.
 POLISHED = 4  # how many of the best k-means matches are polished by pairwise swaps
 
 
