@@ -3,7 +3,9 @@
     python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard] [--jpeg 90]
 
 Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by scenes/families.py. It is read
-  none:    with no templates, as `photosolve PHOTO --templates none` reads it (read_photo_edges, NO_TEMPLATES);
+  none:    as `photosolve PHOTO` reads it (read_photo_edges with no set asked for): the bundled sets are tried
+           first, and none of them is the puzzle, so with no templates unless one is wrongly taken (which then
+           reads every edge wrong here);
   learned: with templates learned from one other photo of the same puzzle (a medium, scattered photo), as
            bench/vision_accuracy.py's random_case does and `photosolve learn` would.
 Per family, tier and way: photos whose tiles were all found exactly, whose every edge was read right, that were
@@ -81,7 +83,7 @@ def judge(halves, mode: str, templates, truth: dict) -> dict:
     rows, cols = truth["rows"], truth["cols"]
     corners = [q.corners for q in halves.quads]
     if mode == "none":
-        read = read_photo_edges(halves, NO_TEMPLATES, rows, cols)
+        read = read_photo_edges(halves, None, rows, cols)
         reading, used = read.reading, read.templates
         settled = bool(read.guess) and guess_settled(read, halves, rows, cols)
         guessed, rivals = bool(read.guess) and not settled, read.rivals if settled else None
