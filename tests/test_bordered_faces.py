@@ -22,15 +22,21 @@ def square(x: float, y: float, side: float) -> np.ndarray:
     return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], dtype=np.float64)
 
 
-def test_an_outline_leaving_out_a_printed_border_leaves_out_the_object_and_one_leaving_out_table_does_not():
+def bordered_tile(border: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 200-pixel tile on the table, its face inside a `border`-pixel printed border, a little noise (seed): the
+    tile's outline, the face's, and each pixel's difference from the table (background.table_difference)."""
     image = np.zeros((400, 400, 3), np.uint8)
     image[:] = TABLE
-    tile, face = square(100, 100, 200), square(112, 112, 176)  # a border 6% of a side wide
+    tile, face = square(100, 100, 200), square(100 + border, 100 + border, 200 - 2 * border)
     cv2.fillConvexPoly(image, tile.astype(np.int32), BORDER)
     cv2.fillConvexPoly(image, face.astype(np.int32), FACE)
-    image = np.clip(image + np.random.default_rng(0).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    image = np.clip(image + np.random.default_rng(seed).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_RGB2LAB).astype(np.float32)
-    difference = table_difference(lab)
+    return tile, face, table_difference(lab)
+
+
+def test_an_outline_leaving_out_a_printed_border_leaves_out_the_object_and_one_leaving_out_table_does_not():
+    tile, face, difference = bordered_tile(12, seed=0)  # a border 6% of a side wide
     level = table_level([tile], difference)
     assert object_left_out(face, tile, difference, level, [True] * 4) > LEFT_OUT
     # Across a seam the object beyond a side is a neighbour: only open sides are weighed.
@@ -50,14 +56,7 @@ def test_a_bordered_tile_keeps_its_own_outline():
 
 
 def test_a_face_inside_a_narrow_border_is_seen_to_leave_the_object_going_on_past_it():
-    image = np.zeros((400, 400, 3), np.uint8)
-    image[:] = TABLE
-    tile, face = square(100, 100, 200), square(108, 108, 184)  # a border 4% of a side wide
-    cv2.fillConvexPoly(image, tile.astype(np.int32), BORDER)
-    cv2.fillConvexPoly(image, face.astype(np.int32), FACE)
-    image = np.clip(image + np.random.default_rng(1).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_RGB2LAB).astype(np.float32)
-    difference = table_difference(lab)
+    tile, face, difference = bordered_tile(8, seed=1)  # a border 4% of a side wide
     # The ring `unbounded` looks in lies mostly past so narrow a border, on the table: it finds the face whole.
     assert unbounded([face], difference) == 0
     assert reaching_beyond([face], difference) == 1
