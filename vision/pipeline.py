@@ -124,11 +124,11 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int,
         templates = load_templates(wanted)
         return EdgeReading(read_edges(halves, templates), templates, f"templates: {templates.name}")
     fits = rank_bundled(halves.features)
-    if fits and fits[0][1] <= FIT_LIMIT and not stands_out(fits):
-        (name, fit), (second, second_fit) = fits[:2]
-        return read_without_templates(halves, rows, cols, f"templates: {name} fits ({fit:.1f}) no better than "
-                                                          f"{second} ({second_fit:.1f}): another puzzle, so none")
     if fits and fits[0][1] <= FIT_LIMIT:
+        if not stands_out(fits):
+            (name, fit), (second, second_fit) = fits[:2]
+            return read_without_templates(halves, rows, cols, f"templates: {name} fits ({fit:.1f}) no better than "
+                                                              f"{second} ({second_fit:.1f}): another puzzle, so none")
         templates = load_templates(fits[0][0])
         forcing = list_forcing(halves.features, templates)
         if forcing > FORCING_LIMIT:
