@@ -44,6 +44,7 @@ from .table import (LEFT_OUT, object_left_out, reaching_beyond, table_level, tab
                     without_table)
 from ..types import Photo, TileQuad
 
+TABLE_READINGS = len(FACE_THRESHOLDS) + len(WALLS)  # the number of the first table-difference reading (reading_kind)
 # Moved (bench/find_constants.py, 2026-11-30): colour 1.125 dev 55, test 37; 1.875 dev 55, test 36 (as set 55, 34).
 EDGE_WEIGHTS = np.array([1.0, 1.5, 1.5], dtype=np.float32)  # an edge may be one of lightness or of colour
 # Edge support (see edge_support) of a reading whose every tile has a clear outline; the weakest tile of a right
@@ -121,13 +122,25 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]] = {}  # readings often share tiles: refine each once
     support = remembered_support(edges_image)  # and measure each outline once
     def readings():
-        yield from face_masks(face_likeness(lab, face))
-        # else the face colour found each tile's own clear outline, the whole object
-        if not settled(found.candidates, expected, difference):
-            yield from itertools.chain(enclosed_masks(raw_lightness, expected), background_masks(difference),
-                                       face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(texture()))
+        # (number, mask), numbered in reading_kind's order
+        yield from enumerate(face_masks(face_likeness(lab, face)))
+        if settled(found.candidates, expected, difference):
+            return  # the face colour found each tile's own clear outline, the whole object
+        table = list(enumerate(background_masks(difference), start=TABLE_READINGS))
+        if inside_a_border(found.candidates, expected):
+            # The face colour outlined every tile clearly, but the object runs on past them: the face inside a
+            # printed border. What differs from the table outlines the whole tiles: read first, and alone if
+            # that settles them.
+            yield from table
+            if settled(found.candidates, expected, difference):
+                return
+            table = []
+        yield from enumerate(enclosed_masks(raw_lightness, expected), start=len(FACE_THRESHOLDS))
+        yield from table
+        later = itertools.chain(face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(texture()))
+        yield from enumerate(later, start=TABLE_READINGS + len(DIFFERENCE_THRESHOLDS))
 
-    for number, mask in enumerate(readings()):
+    for number, mask in readings():
         take_reading(number, mask, expected, edges_image, refined, support, found)
     mend_near_misses(found, edges_image, refined, support)
     if all(c.support < FAINT for c in found.candidates):
@@ -366,8 +379,19 @@ def sound_readings(candidates: list[Reading]) -> list[Reading]:
 def settled(candidates: list[Reading], expected: int, difference: np.ndarray) -> bool:
     """Whether a reading so far already gives every tile as its own clear outline, the whole object on the table
     (`difference`: background.table_difference): no other can do better."""
-    return any(c.support >= CONVINCING and c.lone == expected and not c.cut and not c.unbounded
-               and not reaching_beyond([q for q, _ in c.quads], difference) for c in candidates)
+    return any(clear_and_bounded(c, expected) and not reaching_beyond([q for q, _ in c.quads], difference)
+               for c in candidates)
+
+
+def inside_a_border(candidates: list[Reading], expected: int) -> bool:
+    """Whether a reading gives every tile as its own clear outline with the table around it, and is not settled
+    only because the object runs on past its outlines (a face inside a printed border)."""
+    return any(clear_and_bounded(c, expected) for c in candidates)
+
+
+def clear_and_bounded(reading: Reading, expected: int) -> bool:
+    """Whether a reading gives every tile as its own clear outline, uncut, with the table in the ring around it."""
+    return reading.support >= CONVINCING and reading.lone == expected and not reading.cut and not reading.unbounded
 
 
 def reading_order(tiles: list[TileQuad]) -> list[TileQuad]:
