@@ -74,10 +74,9 @@ def test_a_grid_of_tiles_with_narrow_borders_is_not_settled_on_their_faces():
 
 def test_a_bordered_grid_is_outlined_by_the_table_difference_alone():
     # Dev emoji-nature (seed 10007, medium, a grid): faces inside a printed border. The face colour outlines every
-    # tile clearly, but the object runs on past them. With the edge readings made before the table difference, 4
-    # tiles came out on their inner faces (6.7% off); with the table difference read right after the face colour
-    # (segment.inside_a_border), every tile is found whole. Here that does not settle the tiles: every reading is
-    # still made and the same one chosen, so this checks an order the outcome depends on, not a rule.
+    # tile clearly, but the object runs on past them. When every reading was made, the edge and shade readings'
+    # outlines of the inner faces outvoted the whole tiles where sides face neighbours (4 tiles 6.7% off); what
+    # differs from the table, read next (segment.inside_a_border), settles the tiles alone, whole.
     scene = make_scene("family:emoji-nature:6", 10007, tier="medium")
     tiles = find_tiles(photo_from_array(scene.image), len(scene.truth["tiles"]))
     assert score_reading([t.corners for t in tiles], None, scene.truth).all_tiles_exact
