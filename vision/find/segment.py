@@ -126,7 +126,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
         yield from enumerate(face_masks(face_likeness(lab, face)))
         if settled(found.candidates, expected, difference):
             return  # the face colour found each tile's own clear outline, the whole object
-        table = list(enumerate(background_masks(difference), start=TABLE_READINGS))
+        table = enumerate(background_masks(difference), start=TABLE_READINGS)
         if inside_a_border(found.candidates, expected):
             # The face colour outlined every tile clearly, but the object runs on past them: the face inside a
             # printed border. What differs from the table outlines the whole tiles: read first, and alone if
@@ -134,9 +134,8 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
             yield from table
             if settled(found.candidates, expected, difference):
                 return
-            table = []
         yield from enumerate(enclosed_masks(raw_lightness, expected), start=len(FACE_THRESHOLDS))
-        yield from table
+        yield from table  # nothing more where it was read first
         later = itertools.chain(face_masks(shade_likeness(lab, face), SHADE_THRESHOLDS), texture_masks(texture()))
         yield from enumerate(later, start=TABLE_READINGS + len(DIFFERENCE_THRESHOLDS))
 
