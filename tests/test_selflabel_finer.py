@@ -24,3 +24,12 @@ def test_types_that_stand_apart_sharply_are_not_given_up_for_finer_ones():
     too, by splitting two motifs. Sharp types are the puzzle's more surely: the six are kept, every edge right."""
     read, truth = read_family_photo("emoji-food", 3, 10009, "medium")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
+
+
+def test_types_as_sharp_as_a_coarser_sure_reading_win_over_it():
+    """Emoji animals, medium (dev): whales in four colourings, two of them close (purple and pinkish purple). The
+    halves jump sharply at six types (2.6), those two colourings as one, and again at the puzzle's eight (2.2);
+    both lay out with their cheapest pairing. The six were taken (32 of 36 edges right); a coarser reading lays
+    out wherever the true one does, so now the eight are, and every edge is read right."""
+    read, truth = read_family_photo("emoji-animals", 4, 10006, "medium")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
