@@ -383,8 +383,9 @@ def settled(candidates: list[Reading], expected: int, difference: np.ndarray) ->
 
 
 def inside_a_border(candidates: list[Reading], expected: int) -> bool:
-    """Whether a reading gives every tile as its own clear outline with the table around it, and is not settled
-    only because the object runs on past its outlines (a face inside a printed border)."""
+    """Whether a reading gives every tile as its own clear outline with the table around it. Asked once `settled`
+    has said no: such a reading then failed only because the object runs on past its outlines (a face inside a
+    printed border)."""
     return any(clear_and_bounded(c, expected) for c in candidates)
 
 
