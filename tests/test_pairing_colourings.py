@@ -11,9 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from photosolve.vision.read.selflabel import (cheapest_pairings, describe_halves, distinct_colour_costs,
-                                              labels_fit, motif_labels, pairing_costs, pairing_of, ranking_costs)
+from photosolve.scenes.evaluate import edges_right_up_to_renaming
+from photosolve.vision.read.selflabel import (beyond_alternatives, cheapest_pairings, describe_halves,
+                                              distinct_colour_costs, labels_fit, motif_labels, pairing_costs,
+                                              pairing_of, ranking_costs)
 
+from .test_selflabel_dearer import read_family_photo
 from .test_selflabel_print import halves_at_true_corners
 
 FAMILY, MOTIFS, SEED = "emoji-animals", 4, 20010
@@ -58,3 +61,29 @@ def test_a_colour_every_type_shows_weighs_nothing():
     costs = distinct_colour_costs(np.sqrt(shares), np.arange(3))
     only_rare = distinct_colour_costs(np.sqrt(shares * [0.0, 1.0, 1.0]), np.arange(3))
     assert np.allclose(costs, only_rare)
+
+
+def test_a_cue_counts_by_how_it_singles_a_pair_out():
+    """Each pair's cost over what its two types cost with their next best partners: a pair both types prefer by far
+    is far below 1, a pair no better than its types' alternatives is 1, and a pair of types each with a far cheaper
+    partner elsewhere is above 1, however cheap it is on its own scale."""
+    costs = np.array([[0.0, 0.1, 1.0, 1.0],
+                      [0.1, 0.0, 1.0, 1.0],
+                      [1.0, 1.0, 0.0, 1.0],
+                      [1.0, 1.0, 1.0, 0.0]])
+    ratios = beyond_alternatives(costs)
+    assert np.isclose(ratios[0, 1], 0.1)
+    assert np.isclose(ratios[2, 3], 1.0)
+    assert np.isclose(ratios[0, 2], 1.0 / np.sqrt(0.1))
+    assert np.allclose(ratios, ratios.T)
+    assert np.allclose(beyond_alternatives(np.array([[0.0, 0.3], [0.3, 0.0]]))[0, 1], 1.0)  # no alternative at all
+
+
+def test_pigs_whose_tops_all_meet_alike_pair_by_their_accent_colours():
+    """Emoji animals, easy (dev), whole pipeline: pigs whose ears and snouts differ in colour, their eyes starting
+    right below the cut. Every top is plain skin where it is cut, so the tops meet one another there almost
+    perfectly, far better than their own bottoms; weighed on its own scale that outvoted the accent colours, and
+    two tops were read as one motif's halves (31 of 36 edges right). Counted against each type's next best partner
+    the cut says nothing either way, and every edge is read right."""
+    read, truth = read_family_photo("emoji-animals", 4, 10000, "easy")
+    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size

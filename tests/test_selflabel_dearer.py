@@ -51,10 +51,11 @@ def test_a_pairing_beyond_the_cheapest_few_is_found_where_the_types_stand_apart_
 
 
 def test_no_pairing_beyond_the_cheapest_few_is_taken_that_leaves_a_type_unpaired():
-    """Emoji animals, easy (dev): the halves jump sharply at seven types too, and a far-down pairing of those, one
-    type left unpaired, lets the tiles lay out (an unpaired type lies on the frame, where nothing checks it). Taken,
-    it read 7 types where the puzzle shows 8; the search further down is only for pairings of every type."""
-    read, truth = read_family_photo("emoji-animals", 4, 20006, "easy")
+    """Emoji animals, medium (dev): penguins in four colourings. The halves jump sharply at seven types too, and a
+    far-down pairing of those, one type left unpaired, lets the tiles lay out (an unpaired type lies on the frame,
+    where nothing checks it). Taken, it reads 7 types where the puzzle shows 8 (27 of 36 edges); the search further
+    down is only for pairings of every type, and the eight are read right."""
+    read, truth = read_family_photo("emoji-animals", 4, 20006, "medium")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
 
 

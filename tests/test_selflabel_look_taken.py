@@ -2,7 +2,7 @@
 test_selflabel_looks.py, at true corners).
 
 A first look whose half-types stand apart sharply, every one paired, and lay the tiles out keeps its types when its
-doubt is only which pairing: a later look's other types do not replace them (types_sure). And the print alone is
+doubt is only which pairing: a later look's other types do not replace them (displaces). And the print alone is
 taken (as a guess) over looks that see colour and read more half-types only where those lay the tiles out: finer
 types that lay out nowhere say nothing of the puzzle's.
 
@@ -10,20 +10,30 @@ The photos go through the whole pipeline (segmentation included), as bench/famil
 """
 from __future__ import annotations
 
-from photosolve.scenes.evaluate import edges_right_up_to_renaming
+import numpy as np
 
+from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
+from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, describe_halves, displaces, surer, types_sure
+
+from .test_guess_settled import read_scene
 from .test_selflabel_dearer import read_family_photo
 
 
 def test_sharp_types_are_kept_over_a_later_looks_surer_reading():
-    """Emoji food, easy (dev): three pizza slices whose halves the first look sorts into six types with a sharp jump
-    (2.97); two pairings of them lay out, so the reading is a guess between them. The centred look read ten types,
-    surely, and was taken: 29 of 36 edges. Now the six types stay, every edge is right, and the reading is still a
-    guess between the pairings that lay out."""
-    read, truth = read_family_photo("emoji-food", 3, 10003, "easy")
+    """Emoji food, easy (dev): four burritos whose fillings differ in colour, on a red face in a black border. The
+    first look sorts the halves into eight types with a sharp jump (2.5), every one paired, and the tiles lay out so,
+    but as a guess between pairings. The centred look groups them alike, with no guess but a weaker jump (1.8): the
+    surer choice, but the doubt was only which pairing, and a weaker look at the same types does not settle it. The
+    first look's reading is kept; every edge is right."""
+    scene, halves, read = read_scene("emoji-food", 4, 10002, "easy")
+    flat = halves.bands.reshape(-1, *halves.bands.shape[2:])
+    first = choose_trial(describe_halves(flat, halves.face), 3, 3, 9, MOTIF_RANGE)
+    centred = choose_trial(describe_halves(flat, halves.face, centred=True), 3, 3, 9, MOTIF_RANGE)
+    assert first.fits and not first.coherent and types_sure(first.trial) and first.trial.types == 8
+    assert surer(centred, first) and centred.coherent
+    assert not displaces(centred, first)
+    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
-    assert read.templates.labels.max() == 3  # three motifs, not the centred look's five
-    assert read.guess and read.rivals  # a guess that lies between known readings
 
 
 def test_the_print_is_taken_over_finer_types_that_lay_out_nowhere():
