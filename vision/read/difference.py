@@ -23,6 +23,9 @@ shift chosen on pictures of evened contrast, dev 160/80/65.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import cv2
 import numpy as np
 
@@ -52,6 +55,8 @@ WHITE = np.array([LIGHTNESS_WEIGHT, 0.0, 0.0], np.float32)  # Lab white in colou
 # Moved (halves grouped right, dev true corners / found medium / found hard; as set 162/80/66, test 97/55/33): 0.6 and
 # 0.97 dev as set; test 97/55/32 and as set.
 MOST_GLARE = 0.9
+# Threads the pairs are compared in: one a core, up to a few (each has a few hundred pairs at most).
+PAIR_THREADS = max(1, min(4, os.cpu_count() or 1))
 
 
 def colour_pictures(flat: np.ndarray) -> np.ndarray:
@@ -84,11 +89,18 @@ def largest_differences(flat: np.ndarray) -> np.ndarray:
     squared = np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T
     first, second = np.triu_indices(count, 1)
     best = shifts[squared.reshape(count, count, -1).argmin(axis=2)[first, second]]
-    one = (pictures[first], lows[first], highs[first])
-    other = tuple(shifted_by(stack, second, best) for stack in (pictures, lows, highs))
+
+    def lined_up(pairs: np.ndarray) -> np.ndarray:
+        one = (pictures[first[pairs]], lows[first[pairs]], highs[first[pairs]])
+        other = tuple(shifted_by(stack, second[pairs], best[pairs]) for stack in (pictures, lows, highs))
+        return np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
+                          largest_outside(washed(one, other[0], cells), other, cells))
+
+    # NumPy and OpenCV let go of the interpreter in their loops: parts of the pairs run on cores of their own
+    with ThreadPoolExecutor(PAIR_THREADS) as pool:
+        parts = list(pool.map(lined_up, np.array_split(np.arange(len(first)), PAIR_THREADS)))
     largest = np.zeros((count, count))
-    largest[first, second] = np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
-                                        largest_outside(washed(one, other[0], cells), other, cells))
+    largest[first, second] = np.concatenate(parts)
     return largest + largest.T
 
 
@@ -97,8 +109,9 @@ def largest_outside(one: tuple, other: tuple, cells: np.ndarray) -> np.ndarray:
     pairs x h x w x 3), the largest smoothed squared difference over cells of what either shows outside the other's
     colours: pairs."""
     (a, a_low, a_high), (b, b_low, b_high) = one, other
-    outside = (np.maximum(a - b_high, 0) + np.maximum(b_low - a, 0)) ** 2 + \
-              (np.maximum(b - a_high, 0) + np.maximum(a_low - b, 0)) ** 2
+    # a colour lies above the other's highs or below its lows, not both: the larger of the two, if positive
+    outside = np.maximum(np.maximum(a - b_high, b_low - a), 0) ** 2
+    outside += np.maximum(np.maximum(b - a_high, a_low - b), 0) ** 2
     return smoothed(outside.sum(axis=-1))[:, cells].max(axis=1)
 
 
@@ -110,16 +123,26 @@ def washed(pictures: tuple, looks: np.ndarray, cells: np.ndarray) -> tuple:
     height, width = picture.shape[1:3]
     rows, columns = np.mgrid[0:height, 0:width].astype(np.float32)
     basis = np.stack([np.ones_like(rows), rows / height - 0.5, columns / width - 0.5], axis=-1)[cells]  # cells x 3
-    toward = (WHITE - picture)[:, cells]  # pairs x cells x 3: what full glare would add
-    wanted = (looks - picture)[:, cells]
-    # least squares for the field's coefficients: sum over cells and channels of (wanted - field * toward)^2
-    weight = np.sum(toward * toward, axis=-1)
-    normal = np.einsum("pn,ni,nj->pij", weight, basis, basis) + 1e-6 * np.eye(3, dtype=np.float32)
-    right = np.einsum("pn,ni->pi", np.sum(toward * wanted, axis=-1), basis)
+    inside = picture[:, cells]
+    toward = WHITE - inside  # pairs x cells x 3: what full glare would add
+    wanted = looks[:, cells] - inside
+    # least squares for the field's coefficients: sum over cells and channels of (wanted - field * toward)^2; the
+    # normal matrices of all pairs as one product with the basis' outer products (cells x 9)
+    weight = np.einsum("pnc,pnc->pn", toward, toward)
+    outer = (basis[:, :, None] * basis[:, None, :]).reshape(len(basis), 9)
+    normal = (weight @ outer).reshape(-1, 3, 3) + 1e-6 * np.eye(3, dtype=np.float32)
+    right = np.einsum("pnc,pnc->pn", toward, wanted) @ basis
     coefficients = np.linalg.solve(normal, right[..., None])[..., 0]
     field = np.zeros(picture.shape[:3], np.float32)
     field[:, cells] = np.clip(coefficients @ basis.T, 0.0, MOST_GLARE)
-    return tuple(x + field[..., None] * (WHITE - x) for x in pictures)
+    # x + field (WHITE - x), with WHITE nonzero in lightness only
+    kept = (1.0 - field)[..., None]
+    washed_out = []
+    for x in pictures:
+        mixed = x * kept
+        mixed[..., 0] += field * WHITE[0]
+        washed_out.append(mixed)
+    return tuple(washed_out)
 
 
 def with_shifts(pictures: np.ndarray, shifts: np.ndarray) -> np.ndarray:
@@ -138,9 +161,13 @@ def shifted_by(pictures: np.ndarray, which: np.ndarray, shifts: np.ndarray) -> n
     height, width = pictures.shape[1:3]
     pad = int(np.abs(shifts).max(initial=0))
     padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    rows = pad + shifts[:, :1] + np.arange(height)  # k x h
-    columns = pad + shifts[:, 1:] + np.arange(width)  # k x w
-    return padded[which[:, None, None], rows[:, :, None], columns[:, None, :]]
+    moved = np.empty((len(which), *pictures.shape[1:]), pictures.dtype)
+    # a slice per distinct shift (a few dozen), not an index per pixel
+    distinct, inverse = np.unique(shifts, axis=0, return_inverse=True)
+    for k, (across, along) in enumerate(distinct):
+        chosen = np.flatnonzero(inverse.ravel() == k)
+        moved[chosen] = padded[which[chosen], pad + across: pad + across + height, pad + along: pad + along + width]
+    return moved
 
 
 def smoothed(maps: np.ndarray) -> np.ndarray:

@@ -69,12 +69,14 @@ def _best_correlations(fixed: np.ndarray, moved: np.ndarray, centred: bool) -> n
     height, width = fixed.shape[1:3]
     cells = territory(height, width)
     cells[:EDGE_ROWS] = False
-    root = np.sqrt(motif_weight(height, width) if centred else np.ones((height, width)))[..., None]
+    # float32, as the pictures: float64 weights would make every product float64, twice the work
+    weights = np.sqrt(motif_weight(height, width)[cells] if centred else np.ones(cells.sum()))[:, None]
+    weights = weights.astype(np.float32)
     pad = max(max(map(abs, SHIFTS_ACROSS)), max(map(abs, SHIFTS_ALONG)))
     padded = np.pad(moved, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    still = _unit_rows((fixed * root)[:, cells].reshape(len(fixed), -1))
+    still = _unit_rows((fixed[:, cells] * weights).reshape(len(fixed), -1))
     shifted = np.concatenate([_unit_rows((padded[:, pad + across: pad + across + height,
-                                                 pad + along: pad + along + width] * root)[:, cells]
+                                                 pad + along: pad + along + width][:, cells] * weights)
                                          .reshape(len(moved), -1))
                               for across in SHIFTS_ACROSS for along in SHIFTS_ALONG])
     # one product for all shifts: many small ones stall the linear algebra library's threads on a busy machine
