@@ -85,7 +85,7 @@ def largest_differences(flat: np.ndarray) -> np.ndarray:
     shifts = np.array([(across, along) for across in SHIFTS for along in SHIFTS])
     # the shift of each half against each later one that brings them closest on average: one product for all
     fixed = pictures[:, cells].reshape(count, -1)
-    moved = with_shifts(pictures, shifts)[:, :, cells].reshape(count * len(shifts), -1)
+    moved = with_shifts(pictures, shifts, cells).reshape(count * len(shifts), -1)
     squared = np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T
     first, second = np.triu_indices(count, 1)
     best = shifts[squared.reshape(count, count, -1).argmin(axis=2)[first, second]]
@@ -145,14 +145,13 @@ def washed(pictures: tuple, looks: np.ndarray, cells: np.ndarray) -> tuple:
     return tuple(washed_out)
 
 
-def with_shifts(pictures: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-    """Every picture (n x h x w x C) moved by each shift (across, along; shifts x 2), its border repeated where it
-    moves past it: n x shifts x h x w x C."""
-    height, width = pictures.shape[1:3]
+def with_shifts(pictures: np.ndarray, shifts: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Every picture's cells (pictures: n x h x w x C; cells: h x w) with the picture moved by each shift (across,
+    along; shifts x 2), its border repeated where it moves past it: n x shifts x cells x C."""
     pad = int(np.abs(shifts).max())
     padded = np.pad(pictures, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
-    return np.stack([padded[:, pad + across: pad + across + height, pad + along: pad + along + width]
-                     for across, along in shifts], axis=1)
+    rows, columns = np.nonzero(cells)
+    return padded[:, pad + shifts[:, :1] + rows, pad + shifts[:, 1:] + columns]
 
 
 def shifted_by(pictures: np.ndarray, which: np.ndarray, shifts: np.ndarray) -> np.ndarray:
