@@ -23,9 +23,6 @@ shift chosen on pictures of evened contrast, dev 160/80/65.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import cv2
 import numpy as np
 
@@ -55,8 +52,6 @@ WHITE = np.array([LIGHTNESS_WEIGHT, 0.0, 0.0], np.float32)  # Lab white in colou
 # Moved (halves grouped right, dev true corners / found medium / found hard; as set 162/80/66, test 97/55/33): 0.6 and
 # 0.97 dev as set; test 97/55/32 and as set.
 MOST_GLARE = 0.9
-# Threads the pairs are compared in: one a core, up to a few (each has a few hundred pairs at most).
-PAIR_THREADS = max(1, min(4, os.cpu_count() or 1))
 
 
 def colour_pictures(flat: np.ndarray) -> np.ndarray:
@@ -89,18 +84,11 @@ def largest_differences(flat: np.ndarray) -> np.ndarray:
     squared = np.sum(fixed**2, axis=1)[:, None] + np.sum(moved**2, axis=1)[None] - 2 * fixed @ moved.T
     first, second = np.triu_indices(count, 1)
     best = shifts[squared.reshape(count, count, -1).argmin(axis=2)[first, second]]
-
-    def lined_up(pairs: np.ndarray) -> np.ndarray:
-        one = (pictures[first[pairs]], lows[first[pairs]], highs[first[pairs]])
-        other = tuple(shifted_by(stack, second[pairs], best[pairs]) for stack in (pictures, lows, highs))
-        return np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
-                          largest_outside(washed(one, other[0], cells), other, cells))
-
-    # NumPy and OpenCV let go of the interpreter in their loops: parts of the pairs run on cores of their own
-    with ThreadPoolExecutor(PAIR_THREADS) as pool:
-        parts = list(pool.map(lined_up, np.array_split(np.arange(len(first)), PAIR_THREADS)))
+    one = (pictures[first], lows[first], highs[first])
+    other = tuple(shifted_by(stack, second, best) for stack in (pictures, lows, highs))
     largest = np.zeros((count, count))
-    largest[first, second] = np.concatenate(parts)
+    largest[first, second] = np.minimum(largest_outside(one, washed(other, one[0], cells), cells),
+                                        largest_outside(washed(one, other[0], cells), other, cells))
     return largest + largest.T
 
 
