@@ -20,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
+import photosolve.cli  # noqa: E402,F401  (the stages in-process under the command's settings: its BLAS threads)
 from solver_speed import wall  # noqa: E402  (the same whole-process timer)
 
 TARGET_SECONDS = 1.5
