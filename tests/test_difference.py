@@ -56,7 +56,7 @@ def test_a_picture_shifted_alone_is_the_one_among_every_shift():
     pictures = bands.reshape(-1, *bands.shape[2:])[:5]
     shifts = np.array([(across, along) for across in range(-3, 4) for along in range(-3, 4)])
     cells = np.ones(pictures.shape[1:3], bool)
-    cells[::3] = False  # any cells: they are kept in order
+    cells[::3] = False  # some rows left out: with_shifts gives the rest, in order
     every = with_shifts(pictures, shifts, cells)  # pictures x shifts x cells x 3
     which, chosen = np.array([0, 4, 2, 2]), np.array([0, 48, 3, 45])  # shift 0 is (-3, -3), 48 is (3, 3)
     assert np.array_equal(shifted_by(pictures, which, shifts[chosen])[:, cells], every[which, chosen])
