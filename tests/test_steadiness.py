@@ -55,3 +55,17 @@ def test_a_second_save_that_reads_alike_only_with_a_pairing_found_far_down_makes
     reached_far_down = replace(again, guessed=True, dearer=True, far_down=True, rivals=None)
     doubted = unless_unsteady(found, reached_far_down)
     assert doubted.guessed and doubted.unsteady and doubted.rivals is None
+
+
+def test_the_second_save_is_read_for_its_labels_only_and_they_are_the_same():
+    """Emoji animals, easy (dev): a sure reading that the print alone or the blended look makes a guess. The second
+    save is read without those looks (doubting=False), which only add doubt: its labels and far_down are those of
+    the full reading, and only the doubt is left out."""
+    scene, halves, _ = read_scene("emoji-animals", 4, 10006, "easy")
+    rows, cols = scene.truth["rows"], scene.truth["cols"]
+    doubted = self_label(halves.bands, rows, cols, face=halves.face)
+    labels_only = self_label(halves.bands, rows, cols, face=halves.face, doubting=False)
+    assert doubted.guessed and doubted.rivals is not None  # the other looks saw another reading
+    assert not labels_only.guessed
+    assert np.array_equal(labels_only.reading.labels, doubted.reading.labels)
+    assert labels_only.far_down == doubted.far_down

@@ -154,7 +154,7 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
 
     def read_resaved():
         bands, face = white_bands(resaved(halves.squares))
-        return self_label(bands, rows, cols, motif_range, face)
+        return self_label(bands, rows, cols, motif_range, face, doubting=False)  # only its labels are wanted
 
     # The photo saved once more (steadiness.py) is read beside the photo itself, on the other core: numpy and OpenCV
     # let go of the interpreter while they work. Its reading is wanted only where the first is sure; elsewhere it is

@@ -703,8 +703,8 @@ def typical_colour_distance(colours: np.ndarray) -> float:
     return max(float(np.median(squared[np.triu_indices(len(colours), 1)])), 1e-9)
 
 
-def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE, face: np.ndarray = WHITE_LAB
-               ) -> SelfReading:
+def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE, face: np.ndarray = WHITE_LAB,
+               doubting: bool = True) -> SelfReading:
     """Read the halves (bands: tiles x 4 x h x w x 3, white-balanced, edge on top) with no template set.
 
     The reading taken is the one with the sharpest jump in appearance (type_count_gaps) among those whose pairs each
@@ -723,6 +723,10 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     that, the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
     as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to be a
     guess (SelfReading.guessed).
+
+    With `doubting` False, the looks that only add doubt to a sure reading (the print alone and the blended
+    appearance, below) are not taken: the labels and far_down are as with it, guessed and rivals may not be. For a
+    reading wanted only for its labels (steadiness.py's second save).
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
@@ -762,8 +766,11 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
             finest = max(finest, centred.trial.types)
         if displaces(centred, choice):
             choice = replace(centred, costs={**choice.costs, **centred.costs}, rivals=rivals_after(centred, choice))
-    printed = choose_trial(print_alone(descriptors, flat), rows, cols, tiles, motif_range)
-    if choice.fits and choice.coherent:
+    def printed() -> Choice:
+        return choose_trial(print_alone(descriptors, flat), rows, cols, tiles, motif_range)
+
+    sure = choice.fits and choice.coherent
+    if sure and doubting:
         # A sure reading of fewer types than the print alone surely reads may have taken two motifs alike in colour
         # for one (a coarser reading fits wherever the true one does): a guess, as coarser_than_seen. At the true
         # corners of the dev families' medium and hard photos: 2 of 76 sure readings so, both wrong (one given
@@ -771,8 +778,9 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # (bench/families.py, seeds 20000 and 10000): not one wrong solution fewer, one right reading more asked of
         # 432.
         # The print look is made on every photo for it: 12 MP never-seen photo 1.11 s whole process.
-        if all(sureness(printed)) and printed.trial.types > choice.trial.types:
-            choice = replace(choice, coherent=False, rivals=(printed.trial.reading.labels,))
+        by_print = printed()
+        if all(sureness(by_print)) and by_print.trial.types > choice.trial.types:
+            choice = replace(choice, coherent=False, rivals=(by_print.trial.reading.labels,))
         else:
             # A sure reading that the appearance blended of colours, pictures and print (the first look before
             # difference.py) groups otherwise, surely too, is a guess: two ways of seeing the halves each sure of
@@ -786,7 +794,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
             if all(sureness(blended)) and not same_grouping(blended.trial.reading.labels,
                                                              choice.trial.reading.labels):
                 choice = replace(choice, coherent=False, rivals=(blended.trial.reading.labels,))
-    else:
+    elif not sure:
         # Sorted again by the registered print alone, about the edge's middle (print_alone): where colours and
         # pictures mislead (motifs alike in colour, glare, a coloured or busy face), copies of a half are still one
         # print. Taken where that reading fits, is no guess in its own look and has no fewer types than the looks
@@ -805,8 +813,9 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # right dev 82/76/64 -> 82/77/65 of 96, solved right likewise +1 +1 (emoji-animals hard 10002: the first
         # look's eleven types and photos-a medium 20011's nine lay out no way); questions and wrong solutions unasked
         # as before; test families (never tuned on) unchanged on every figure.
-        if all(sureness(printed)) and printed.trial.types >= finest:
-            choice = replace(printed, coherent=False, costs={**choice.costs, **printed.costs}, rivals=None)
+        by_print = printed()
+        if all(sureness(by_print)) and by_print.trial.types >= finest:
+            choice = replace(by_print, coherent=False, costs={**choice.costs, **by_print.costs}, rivals=None)
     if not choice.fits and choice.loose is not None:
         # A guess either way, but a better one than a repair: a motif's halves that meet badly at the cut and
         # differ in colour (a figure cut through a thin part, under glare) still let the tiles lay out as read,
