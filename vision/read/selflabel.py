@@ -777,7 +777,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # unasked before); test families (never tuned on): 1 of 30, wrong (given unasked before). Whole pipeline
         # (bench/families.py, seeds 20000 and 10000): not one wrong solution fewer, one right reading more asked of
         # 432.
-        # The print look is made on every photo for it: 12 MP never-seen photo 1.11 s whole process.
+        # The print look is made on every photo read with doubt for it (not the re-saved copy, read for its labels
+        # only): 12 MP never-seen photo 1.11 s whole process.
         by_print = printed()
         if all(sureness(by_print)) and by_print.trial.types > choice.trial.types:
             choice = replace(choice, coherent=False, rivals=(by_print.trial.reading.labels,))
