@@ -14,7 +14,8 @@ grid; a tile cut from a block is taken off the gaps between tiles it crossed (ga
 that more kinds of reading agree on replaces the chosen reading's (each kind of mask errs in its own way); a tile
 of the chosen reading that another reading saw alone and far better outlined is taken from that one (mending.py).
 Finally a lone tile's sides are traced to where its face ends, and the side two touching tiles share is put on
-their seam, midway between where their two faces end.
+their seam, midway between where their two faces end. Last, every tile being the same square, an outline wider or
+narrower than the others across a pair of sides is brought to their size (same_size.py).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from .masks import (FACE_THRESHOLDS, FAINT_EDGES, SHADE_THRESHOLDS, WALLS, enclo
 from .gaps import off_gaps
 from .mending import mended, patched
 from .outlines import four_cornered, plausible, rough_quads, tile_components
+from .same_size import to_size
 from .seams import fit_seams
 from .sides import (REACH_BLOCK, REACH_LONE, agreed_outlines, face_runs_on, no_less_square, order_screen_clockwise,
                     refine_quad, remembered_support, sharpest_outlines)
@@ -178,7 +180,7 @@ def segment(photo: Photo, expected: int = 9) -> Segmentation:
     snapped = [snap_to_face(q, photo.image, open_sides(q, tiles), BLOCK_SNAP) for q in tiles]
     tiles = [traced if on_edges(traced, work, support, photo.scale) else q
              for traced, q, (work, _) in zip(snapped, tiles, best)]
-    tiles = fit_seams(tiles, photo.image)
+    tiles = to_size(fit_seams(tiles, photo.image), edges_image, photo.scale)
     return Segmentation(reading_order([TileQuad(north_first(q)) for q in tiles]), chosen.number, counts,
                         chosen.support)
 
