@@ -40,9 +40,9 @@ from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled, read_edges,
                                         read_photo_edges, seams_first)
+from photosolve.vision.read.descriptors import blended_appearance, describe_halves, print_alone
 from photosolve.vision.read.learn import learn_templates
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, SELF_READ_NAME, appearance_tree, blended_appearance,
-                                              describe_halves, print_alone, type_count_gaps, types_range)
+from photosolve.vision.read.selflabel import MOTIF_RANGE, SELF_READ_NAME, appearance_tree, type_count_gaps, types_range
 from photosolve.vision.read.ward import cut_tree
 
 MOTIF_CYCLE = (4, 3, 4, 5, 4, 6)  # 4 motifs on 3x3 is the main case

@@ -6,8 +6,8 @@
 The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners (with --corners found:
 at the outlines the pipeline finds, pipeline.cut_halves; a photo where some tile is not found counts as grouped
 wrongly, its figures left out) and put in one light as the pipeline does (features.white_bands). Their halves are
-sorted by Ward's clustering of their appearance (self-labelling's first look, selflabel.describe_halves: the
-largest difference of two halves lined up, difference.py; with --look blended, selflabel.blended_appearance:
+sorted by Ward's clustering of their appearance (self-labelling's first look, descriptors.describe_halves: the
+largest difference of two halves lined up, difference.py; with --look blended, descriptors.blended_appearance:
 colours, pictures and structure, the first look before) cut at the TRUE number of half-types, so only the
 descriptors are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority
 type), how many halves have a nearest neighbour of their own type, and the median over halves of (nearest other
@@ -30,8 +30,8 @@ from photosolve.scenes.scene import make_scene
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves
+from photosolve.vision.read.descriptors import blended_appearance, describe_halves
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import blended_appearance, describe_halves
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad

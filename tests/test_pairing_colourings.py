@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming
-from photosolve.vision.read.selflabel import (beyond_alternatives, cheapest_pairings, describe_halves,
-                                              distinct_colour_costs, labels_fit, motif_labels, pairing_costs,
-                                              pairing_of, ranking_costs)
+from photosolve.vision.read.descriptors import describe_halves
+from photosolve.vision.read.selflabel import (beyond_alternatives, cheapest_pairings, distinct_colour_costs,
+                                              labels_fit, motif_labels, pairing_costs, pairing_of, ranking_costs)
 
 from .test_selflabel_dearer import read_family_photo
 from .test_selflabel_print import halves_at_true_corners

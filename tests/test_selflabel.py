@@ -15,14 +15,15 @@ from photosolve.cli.photo_cmd import DOUBT_MARGIN
 from photosolve.scenes.evaluate import arrangement_fits, edges_right_up_to_renaming
 from photosolve.scenes.scene import make_scene
 from photosolve.solver.repair import repair
+from photosolve.vision.read.descriptors import describe_halves
 from photosolve.vision.read.features import white_bands
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings, describe_halves,
-                                         PAIRINGS_TRIED, distinct_colour_costs, fits_as_read, labels_fit,
-                                         motif_labels, pairing_costs, ranking_costs, repair_cost, self_label,
-                                         type_count_gaps, type_posterior_from_distances, types_range)
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings,
+                                              PAIRINGS_TRIED, distinct_colour_costs, fits_as_read, labels_fit,
+                                              motif_labels, pairing_costs, ranking_costs, repair_cost, self_label,
+                                              type_count_gaps, type_posterior_from_distances, types_range)
 from photosolve.vision.read import halfmatch
 from photosolve.vision.read.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad

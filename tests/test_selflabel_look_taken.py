@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
-from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, describe_halves, displaces, surer, types_sure
+from photosolve.vision.read.descriptors import describe_halves
+from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, displaces, surer, types_sure
 
 from .test_guess_settled import read_scene
 from .test_selflabel_dearer import read_family_photo

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, describe_halves, self_label, surer
+from photosolve.vision.read.descriptors import describe_halves
+from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, self_label, surer
 
 from .test_selflabel_print import halves_at_true_corners, read_right
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from photosolve.vision.read.selflabel import (MEETS, MOTIF_RANGE, SHARP_JUMP, choose_trial, describe_halves,
-                                              self_label)
+from photosolve.vision.read.descriptors import describe_halves
+from photosolve.vision.read.selflabel import MEETS, MOTIF_RANGE, SHARP_JUMP, choose_trial, self_label
 
 from .test_selflabel_print import halves_at_true_corners, read_right
 

@@ -1,4 +1,4 @@
-"""The third look of self-labelling: the halves sorted by their registered print alone (selflabel.print_alone).
+"""The third look of self-labelling: the halves sorted by their registered print alone (descriptors.print_alone).
 
 A dev art family's hard photo (emoji food, six motifs alike in colour, printed borders, glare): sorted by colours,
 pictures and print together (the blended look), whether over the whole band or about the edge's middle, some
@@ -21,9 +21,9 @@ from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.scenes.families import family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
+from photosolve.vision.read.descriptors import blended_appearance, describe_halves, print_alone
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, blended_appearance, choose_trial, describe_halves,
-                                              print_alone, self_label, sureness)
+from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, self_label, sureness
 from photosolve.vision.rectify import rectify_all
 from photosolve.vision.types import TileQuad
 

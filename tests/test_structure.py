@@ -15,8 +15,8 @@ import pytest
 from photosolve.scenes.families import family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
+from photosolve.vision.read.descriptors import describe_halves
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.selflabel import describe_halves
 from photosolve.vision.read.structure import structure_distances
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import motif_weight, rectify_all

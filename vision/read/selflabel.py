@@ -28,13 +28,9 @@ import numpy as np
 from ...solver import Puzzle, solve
 from ...solver.repair import repair
 from .classify import Reading, posterior_from, reading_from
-from .cut import cut_distances, cut_profiles
-from .difference import largest_differences
-from .face import WHITE_LAB, lab_of
-from .features import THUMB, band_features
-from .halfmatch import shifted_distances, small_pictures
+from .descriptors import HalfDescriptors, blended_appearance, describe_halves, outline_weighed, print_alone
+from .face import WHITE_LAB
 from .naming import motif_names
-from .structure import structure_distances
 from .templates import TemplateSet
 from .ward import cut_tree, ward_tree
 
@@ -44,8 +40,8 @@ from .ward import cut_tree, ward_tree
 # wrong solution unasked. As set: dev 90/61/7, test 35/18/7 (before the third look, print_alone; with it dev
 # 97/61/7, test 39/18/7). COHERENT, MEETS, PLAUSIBLE, RIVAL, OUTLIER, PAIRED_OVER_UNPAIRED and WEAK_JUMP were
 # measured again with the third look (2026-11-27, --balance: the halves cut and balanced again on every line; as set
-# so dev 96/60/6, test 39/18/6): "With the third look" below; PAIRINGS_TRIED, OUTLINE_RETRY, WASHED_OUT and the
-# FALLBACK_* ones too, and HISTOGRAM_WEIGHT (named then).
+# so dev 96/60/6, test 39/18/6): "With the third look" below; PAIRINGS_TRIED, WASHED_OUT and the FALLBACK_* ones
+# too, and descriptors.py's OUTLINE_RETRY and HISTOGRAM_WEIGHT (named then).
 SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
 # How far the repair looks when no reading fits as read, in log units, and where its search is cut short (about
@@ -106,11 +102,6 @@ DEEPER = 64
 # Moved: 0.45 dev 91/61/6, test as set; 0.75 dev 85/61/11, test 34/18/8. With the third look (--balance; as set dev
 # 96/60/6, test 39/18/6): 0.45 dev 97/60/6, test 39/18/4; 0.75 dev 91/60/9, test 38/18/7.
 PAIRED_OVER_UNPAIRED = 0.6
-# When no reading fits, the halves are sorted again with the silhouette's distances, on their typical scale, added
-# at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
-# dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
-# Moved to 0.3 or 0.8: dev and test as set; so again with the third look (--balance).
-OUTLINE_RETRY = 0.5
 # A second pairing of the chosen types that also fits and costs at most this much more than the first (in ranking_costs'
 # units: a pair both of whose cues are as dear as the types' next best partners costs 4.8, one whose cues are each half
 # as dear 3.6) makes the reading a guess. Since ranking_costs became log ratios (2026-11-30; whole pipeline, no
@@ -161,13 +152,6 @@ SHARP_JUMP = 2.0
 # look and emoji-nature among the dev families (--balance; as set dev 130/83/9 of 192, test 39/18/6 of 72): 0.65 dev
 # 131/83/9, test as set; 0.95 dev 131/87/8, test as set (dev only, and above the real lone type: not taken).
 WASHED_OUT = 0.8
-# The colour histograms' weight in the appearance, against the pictures' and the structure's (each on its own
-# typical scale). With the third look (--balance; as set dev 96/60/6, test 39/18/6; photos asked dev 78, test 48):
-# 0 dev 87/68/13, test 36/17/10; 0.25 dev 98/72/5 asked 67, test 38/17/6 asked 49; 0.5 dev 100/70/5 asked 69, test
-# 39/16/6 asked 50; 0.75 dev 98/64/6 asked 74, test as set. Dev gains and test does not: kept at 1 (a change that
-# helps dev alone is fitted to dev). On emoji-nature, a dev family added after it was found (48 photos): 0.5 every
-# edge right 34 -> 34, unasked right 23 -> 27, but wrong solutions unasked 3 -> 5.
-HISTOGRAM_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -199,91 +183,6 @@ class SelfReading:
     dearer: bool = False  # a guess because the pairing taken is dearer than one the tiles do not lay out with (Trial)
     far_down: bool = False  # that pairing was found beyond the cheapest few (deeper_fitting)
     unsteady: bool = False  # a guess because the photo saved once more reads otherwise (steadiness.py)
-
-
-@dataclass(frozen=True)
-class HalfDescriptors:
-    """What the halves look like, two ways: all of it (to find the half-types) and their colours alone (to pair
-    the types into motifs)."""
-
-    # (halves, halves): squared appearance distances, colour histograms plus the colour picture and silhouette
-    # compared at their best small shift (halfmatch) plus the fine structure registered (structure), each on its
-    # own typical scale
-    appearance: np.ndarray
-    colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
-    chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
-    meeting: np.ndarray  # (halves, halves): how unlike two halves are where they would meet at the cut (cut.py)
-
-
-def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
-    """The motif's colours (lab, motif: from lab_of) as a Lab histogram (4 lightness x 6 x 6 chroma bins),
-    square-rooted (Hellinger)."""
-    counts = np.histogramdd(lab[motif], bins=(4, 6, 6), range=((0, 100), (-60, 60), (-60, 60)))[0].ravel()
-    return np.sqrt(counts / max(counts.sum(), 1.0))
-
-
-def on_typical_scale(squared: np.ndarray) -> np.ndarray:
-    """Squared distances between halves divided by their median, so that descriptors of any kind count alike."""
-    return squared / max(float(np.median(squared[np.triu_indices(len(squared), 1)])), 1e-9)
-
-
-def describe_halves(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: bool = False) -> HalfDescriptors:
-    """Descriptors of every half (flat: halves x h x w x 3, in one light, edge on top; face: the face's Lab); with
-    `centred`, the appearance is the second look's: blended_appearance about the edge's middle.
-
-    The appearance is the largest difference of two halves' colour pictures lined up, with a lamp's glare taken out
-    (difference.py): copies of one print differ nowhere, two halves differ somewhere, if only in a hat or a collar,
-    and a busy face differing behind every copy or a detail in one corner does not wash out in a sum. At the true
-    corners of the families' medium and hard photos (seeds 10000-10011 and 20000-20011; bench/grouping.py), halves
-    grouped right at the true number of types against the blended appearance before: dev 128 -> 162 of 192, test
-    families (never tuned on) 78 -> 97 of 144. Whole pipeline, no templates (bench/families.py's photos and judge,
-    same seeds, easy/medium/hard; dev 96 a tier, test 72), before -> after: every edge right dev 65/67/47 ->
-    69/71/55, test 36/35/27 -> 40/39/29; solved right dev 72/70/54 -> 73/75/62, test 42/46/35 -> 46/48/35;
-    questions dev 44/42/62 -> 40/38/49, test 43/43/60 -> 40/40/57; wrong solutions unasked dev 1/3/2 -> 0/2/2,
-    test 3/2/1 -> 5/2/0. Real photo variants (bench/realphoto_variants.py) 67 of 72 before and after; our drawn
-    never-seen hard photos at their true corners (bench/selflabel_accuracy.py) every edge right 96.7% -> 90.0%
-    (one or two edges misread on 6 of 60, the motif count off by one on 5: a copy under strong glare read as a type
-    of its own; solved right 100% and no wrong solution unasked either way), medium 100% either way. Without the
-    glare taken out: test every edge right 41/41/24, real photo variants 64 of 72.
-    """
-    appearance = (blended_appearance(flat, face, centred=True) if centred
-                  else on_typical_scale(largest_differences(flat)))
-    masks = [lab_of(band, face) for band in flat]  # (territory, Lab, motif mask) of each half
-    return HalfDescriptors(appearance, np.stack([colour_histogram(lab, motif) for _, lab, motif in masks]),
-                           np.array([np.hypot(lab[..., 1], lab[..., 2])[inside].mean() for inside, lab, _ in masks]),
-                           cut_distances(cut_profiles(flat, face)))
-
-
-def blended_appearance(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: bool = False) -> np.ndarray:
-    """The halves' appearance blended of three descriptors, each on its own typical scale (with `centred`, the
-    pictures and the structure compared about the edge's middle, rectify.motif_weight): the soft colour histogram of
-    the template reader's features, the colour picture and silhouette at their best small shift (halfmatch), and the
-    fine structure registered (structure). Under glare and blur, where colours wash out, the outline still tells the
-    types apart; halves alike in colour and coarse shape are told apart by their print. It was the first look before
-    difference.py (at the true corners of the dev families' medium and hard photos, the structure took halves grouped
-    right 39 -> 50 of 72; weighed 0.5-4 times, 46-52); now it is the second look, centred, and a second opinion on a
-    sure first look (self_label)."""
-    histograms = band_features(flat, face)[:, THUMB[0] * THUMB[1] * 3:]
-    by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
-    return (HISTOGRAM_WEIGHT * on_typical_scale(by_histogram)
-            + on_typical_scale(shifted_distances(small_pictures(flat, face), centred))
-            + on_typical_scale(structure_distances(flat, centred)))
-
-
-def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> HalfDescriptors:
-    """The descriptors with the silhouettes weighed more in the appearance (OUTLINE_RETRY).
-
-    Where a motif's head and tail share their colours and their outlines differ little, copies of the two sort
-    into one type and no reading fits (never-seen hard 30059: cats of six colours, each head nearer its own
-    tail than any other head); their outlines still tell them apart.
-    """
-    silhouettes = shifted_distances(small_pictures(flat, face)[..., 3:])
-    return replace(descriptors, appearance=descriptors.appearance + OUTLINE_RETRY * on_typical_scale(silhouettes))
-
-
-def print_alone(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
-    """The descriptors with the appearance the registered print alone, about the edge's middle."""
-    return replace(descriptors, appearance=on_typical_scale(structure_distances(flat, centred=True)))
 
 
 def appearance_tree(descriptors: HalfDescriptors) -> np.ndarray:

@@ -7,7 +7,7 @@ cell is 3% of a side). Here each half's detail (its Lab picture less its blurred
 slow wash taken out) is compared with every other's by normalised correlation at the shift that lines them up best,
 as image alignment does: 1 - correlation is 0 for two copies, near 1 for unrelated prints. The settings below
 were chosen on the dev families at their true corners (grouping right 48-52 of 72 across the scales, blurs and
-shift ranges tried, 39 without); selflabel.describe_halves gives the figures.
+shift ranges tried, 39 without); descriptors.describe_halves gives the figures.
 """
 from __future__ import annotations
 
