@@ -20,10 +20,11 @@ from photosolve.vision.read.features import white_bands
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import edge_posteriors
 from photosolve.vision.rectify import rectify_all
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, cheapest_pairings,
-                                              PAIRINGS_TRIED, distinct_colour_costs, fits_as_read, labels_fit,
-                                              motif_labels, pairing_costs, ranking_costs, repair_cost, self_label,
-                                              type_count_gaps, type_posterior_from_distances, types_range)
+from photosolve.vision.read.pairing import (cheapest_pairings, distinct_colour_costs, motif_labels, pairing_costs,
+                                            ranking_costs)
+from photosolve.vision.read.selflabel import (MOTIF_RANGE, group_mean_distances, appearance_tree, PAIRINGS_TRIED,
+                                              fits_as_read, labels_fit, repair_cost, self_label, type_count_gaps,
+                                              type_posterior_from_distances, types_range)
 from photosolve.vision.read import halfmatch
 from photosolve.vision.read.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad
