@@ -38,9 +38,8 @@ class HalfDescriptors:
     """What the halves look like, two ways: all of it (to find the half-types) and their colours alone (to pair
     the types into motifs)."""
 
-    # (halves, halves): squared appearance distances, colour histograms plus the colour picture and silhouette
-    # compared at their best small shift (halfmatch) plus the fine structure registered (structure), each on its
-    # own typical scale
+    # (halves, halves): squared appearance distances on their typical scale, the look's own (describe_halves: the
+    # largest difference lined up, or the blended one about the edge's middle; outline_weighed, print_alone)
     appearance: np.ndarray
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
     chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
