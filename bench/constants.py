@@ -35,19 +35,28 @@ def vision_modules() -> dict[str, object]:
 
 def importers(defining: str, name: str, modules: dict[str, object]) -> list[object]:
     """The modules that bound `name` from module `defining` (`from .masks import NAME`), the defining one first."""
-    found = [modules[defining]]
-    for module_name, module in modules.items():
-        if module_name == defining or not hasattr(module, name):
-            continue
-        package = module_name if hasattr(module, "__path__") else module_name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(inspect.getsource(module))):
-            if isinstance(node, ast.ImportFrom) and any(alias.name == name and alias.asname is None
-                                                        for alias in node.names):
-                source = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
-                if source == defining:
-                    found.append(module)
-                    break
-    return found
+    return [modules[defining], *(module for module_name, module in modules.items()
+                                 if module_name != defining and hasattr(module, name)
+                                 and imported_from(module_name, name, modules) == defining)]
+
+
+def imported_from(module_name: str, name: str, modules: dict[str, object]) -> str | None:
+    """The module `module_name` bound `name` from (`from .masks import NAME`), or None where it defines it."""
+    module = modules[module_name]
+    package = module_name if hasattr(module, "__path__") else module_name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
+        if isinstance(node, ast.ImportFrom) and any(alias.name == name and alias.asname is None
+                                                    for alias in node.names):
+            return importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+    return None
+
+
+def origin(module_name: str, name: str, modules: dict[str, object]) -> str:
+    """The module that defines `name`, followed from `module_name` through its imports (`from .trials import NAME`):
+    a constant set where it was only imported would leave the defining module, and every other that imported it, as
+    they were."""
+    source = imported_from(module_name, name, modules)
+    return origin(source, name, modules) if source in modules else module_name
 
 
 def parsed(setting: str, modules: dict[str, object], packages: tuple[str, ...],
@@ -62,6 +71,7 @@ def parsed(setting: str, modules: dict[str, object], packages: tuple[str, ...],
         defining = next((c for c in candidates if c in modules and hasattr(modules[c], name)), None)
         if defining is None:
             raise SystemExit(f"no constant {target.strip()} in {' or '.join(map(str, candidates))}")
+        defining = origin(defining, name, modules)
         current = getattr(modules[defining], name)
         value = ast.literal_eval(text.strip())
         if isinstance(current, (int, float)) and isinstance(value, (int, float)):

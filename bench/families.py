@@ -42,7 +42,8 @@ from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edg
                                         read_photo_edges, seams_first)
 from photosolve.vision.read.descriptors import blended_appearance, describe_halves, print_alone
 from photosolve.vision.read.learn import learn_templates
-from photosolve.vision.read.selflabel import MOTIF_RANGE, SELF_READ_NAME, appearance_tree, type_count_gaps, types_range
+from photosolve.vision.read.selflabel import MOTIF_RANGE, SELF_READ_NAME
+from photosolve.vision.read.trials import appearance_tree, type_count_gaps, types_range
 from photosolve.vision.read.ward import cut_tree
 
 MOTIF_CYCLE = (4, 3, 4, 5, 4, 6)  # 4 motifs on 3x3 is the main case

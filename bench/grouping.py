@@ -42,7 +42,7 @@ from families import MOTIF_CYCLE  # noqa: E402  (the motif counts bench/families
 
 def grouping(appearance: np.ndarray, truth: np.ndarray) -> dict:
     """How the halves (squared appearance distances) group at the true number of types (truth: their labels)."""
-    # as selflabel.appearance_tree builds it: Ward's clustering of the distances
+    # as trials.appearance_tree builds it: Ward's clustering of the distances
     types = cut_tree(ward_tree(np.sqrt(np.maximum(appearance, 0.0))), len(set(truth.tolist())))
     majority = Counter()
     for group in set(types.tolist()):

@@ -14,7 +14,7 @@ from photosolve.vision.read.descriptors import describe_halves
 from photosolve.vision.read.face import WHITE_LAB, lab, motif_mask
 from photosolve.vision.read.features import band_features, white_bands
 from photosolve.vision.read.learn import learn_templates
-from photosolve.vision.read.selflabel import appearance_tree
+from photosolve.vision.read.trials import appearance_tree
 from photosolve.vision.read.templates import load_templates, save_templates
 from photosolve.vision.read.ward import cut_tree
 from photosolve.vision.rectify import rectify_all

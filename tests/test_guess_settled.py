@@ -23,7 +23,8 @@ from photosolve.solver.repair import repair
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled,
                                         read_photo_edges, seams_first)
-from photosolve.vision.read.selflabel import labels_fit, same_grouping
+from photosolve.vision.read.selflabel import same_grouping
+from photosolve.vision.read.trials import labels_fit
 
 
 def read_scene(family: str, motifs: int, seed: int, tier: str):

@@ -15,7 +15,7 @@ from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.vision.read.descriptors import describe_halves
 from photosolve.vision.read.pairing import (beyond_alternatives, cheapest_pairings, distinct_colour_costs, motif_labels,
                                             pairing_costs, pairing_of, ranking_costs)
-from photosolve.vision.read.selflabel import labels_fit
+from photosolve.vision.read.trials import labels_fit
 
 from .test_selflabel_dearer import read_family_photo
 from .test_selflabel_print import halves_at_true_corners

@@ -23,8 +23,9 @@ from photosolve.vision.rectify import rectify_all
 from photosolve.vision.read.pairing import (cheapest_pairings, distinct_colour_costs, motif_labels, pairing_costs,
                                             ranking_costs)
 from photosolve.vision.read.posterior import group_mean_distances, type_posterior_from_distances
-from photosolve.vision.read.selflabel import (MOTIF_RANGE, appearance_tree, PAIRINGS_TRIED, fits_as_read, labels_fit,
-                                              repair_cost, self_label, type_count_gaps, types_range)
+from photosolve.vision.read.selflabel import MOTIF_RANGE, repair_cost, self_label
+from photosolve.vision.read.trials import (PAIRINGS_TRIED, appearance_tree, fits_as_read, labels_fit, type_count_gaps,
+                                           types_range)
 from photosolve.vision.read import halfmatch
 from photosolve.vision.read.halfmatch import shifted_distances, small_pictures
 from photosolve.vision.types import TileQuad

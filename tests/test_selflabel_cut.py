@@ -11,7 +11,8 @@ from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import NO_TEMPLATES, cut_halves, read_photo_edges
 from photosolve.vision.read.cut import CUT_ROWS, DEPTHS, cut_distances, cut_profiles
 from photosolve.vision.read.descriptors import describe_halves
-from photosolve.vision.read.selflabel import MEETS, MOTIF_RANGE, PLAUSIBLE, choose_trial, self_label, sureness
+from photosolve.vision.read.selflabel import MEETS, MOTIF_RANGE, choose_trial, self_label, sureness
+from photosolve.vision.read.trials import PLAUSIBLE
 
 from .test_selflabel import true_halves
 

@@ -42,7 +42,7 @@ def test_a_pairing_beyond_the_cheapest_few_is_found_where_the_types_stand_apart_
     """Emoji animals, medium (dev): twelve half-types stand apart sharply (a jump of 4.7), but none of the few
     cheapest pairings lets the tiles lay out; the true one is the 48th cheapest. The halves were read as six types
     instead, a coarser reading that lays out anywhere. Now the cheapest plausible pairing of the twelve that lays out
-    is searched for further down (selflabel.deeper_fitting): every edge is read right, and photosolve asks, as for
+    is searched for further down (trials.deeper_fitting): every edge is read right, and photosolve asks, as for
     any pairing dearer than one that does not lay out."""
     read, truth = read_family_photo("emoji-animals", 6, 20003, "medium")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size

@@ -13,7 +13,7 @@ from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves, read_photo_edges
-from photosolve.vision.read.selflabel import leaves_unpaired
+from photosolve.vision.read.trials import leaves_unpaired
 
 
 def read_never_seen(seed: int):

@@ -42,7 +42,7 @@ def test_a_second_save_changes_the_pixels_as_a_phone_would_and_no_more():
 
 def test_a_second_save_that_reads_alike_only_with_a_pairing_found_far_down_makes_the_reading_a_guess():
     """Emoji animals, easy (dev): read surely, and alike after a second save. Had the second save reached the same
-    reading only through a pairing found beyond the cheapest few (selflabel.deeper_fitting), the pairing taken first
+    reading only through a pairing found beyond the cheapest few (trials.deeper_fitting), the pairing taken first
     as the cheapest that lays out would have been a near-tie: the reading is then an open guess. Read alike and
     surely, it stays sure."""
     scene, halves, _ = read_scene("emoji-animals", 4, 20000, "easy")

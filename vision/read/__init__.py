@@ -1,8 +1,8 @@
 """Reading the halves: each edge band white-balanced and described (features), then read as signed motif numbers,
 against a template set (classify, templates, learn) or, for a puzzle never seen, from the photo alone (selflabel, the
-halves described for it in descriptors, their types paired into motifs in pairing, how sure each half is in
-posterior, the motifs named by colour in naming); what is read on a tile whose outline lies on no clear edge is
-doubted (doubt).
+halves described for it in descriptors, the readings each look at them offers in trials, their types paired into
+motifs in pairing, how sure each half is in posterior, the motifs named by colour in naming); what is read on a tile
+whose outline lies on no clear edge is doubted (doubt).
 
 A constant whose comment says "Moved:" was changed alone, about a quarter either way (a range of shifts or depths by one
 step each end), and the dev and test art families' medium and hard photos read again with no templates at their true

@@ -40,7 +40,7 @@ def resaved(squares: np.ndarray, quality: int = RESAVE_QUALITY) -> np.ndarray:
 def unless_unsteady(found: SelfReading, again: SelfReading) -> SelfReading:
     """The reading `found`, made an open guess where it was sure and `again` (the same halves read after a second
     save) groups the halves otherwise, or alike but only with a pairing found far down (SelfReading.far_down): the
-    pairing `found` took as the cheapest that lays out was then a near-tie too. (With selflabel.deeper_fitting, a
+    pairing `found` took as the cheapest that lays out was then a near-tie too. (With trials.deeper_fitting, a
     second save could reach a sure reading's very labels so, where before it fell to another grouping, and the
     near-tie went unseen: on the 504 family photos saved once more first, a wrong solution given unasked, test
     emoji-vehicles medium 10000. Doubting every sure reading whose re-save is a dearer pairing's guess, found far
