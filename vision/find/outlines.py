@@ -73,30 +73,7 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
         if count > 1:
             hull = block_outline(mask, hull)
         components.append((hull, count))
-    return without_surplus(components, expected)
-
-
-# Of the typical lone tile's area: a region this many times smaller or bigger is no tile of the set where a mask holds
-# more tiles than expected.
-SURPLUS_SIZE = 2.0
-
-
-def without_surplus(components: list[tuple[np.ndarray, int]], expected: int) -> list[tuple[np.ndarray, int]]:
-    """The components less the lone ones least like a tile in size, as many as the mask holds tiles beyond
-    `expected`, where each is SURPLUS_SIZE times smaller or bigger than the typical lone one: a pen, a coin or a
-    phone on the table beside the tiles, which the table's colour sets apart as well as it does a tile. A surplus
-    of regions of a tile's size is left as it is: which of them are the tiles, size cannot tell."""
-    surplus = sum(count for _, count in components) - expected
-    lone = [index for index, (_, count) in enumerate(components) if count == 1]
-    if surplus <= 0 or len(lone) <= surplus:
-        return components
-    log_areas = {index: math.log(max(quad_area(components[index][0]), 1.0)) for index in lone}
-    typical = float(np.median(list(log_areas.values())))
-    unlike = {index: abs(log_area - typical) for index, log_area in log_areas.items()}
-    dropped = sorted(lone, key=unlike.get, reverse=True)[:surplus]
-    if min(unlike[index] for index in dropped) < math.log(SURPLUS_SIZE):
-        return components
-    return [component for index, component in enumerate(components) if index not in dropped]
+    return components
 
 
 # Moved to 0.9375 or 1.5625: dev and test as set.
