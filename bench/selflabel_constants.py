@@ -9,14 +9,14 @@ The photos are those of bench/families.py (same seeds and motif counts), cut whe
 put in one light as the pipeline does (features.white_bands). The first line is selflabel as set; each --set names
 constants to change together for one more line: a bare NAME is selflabel's, `module.NAME` another module's of
 photosolve.vision.read or photosolve.vision (`structure.BLUR=1.5`, `rectify.BAND_DEPTH=0.4`; self-labelling's own
-also live in trials, descriptors, pairing and posterior: `posterior.OUTLIER=2.0`; a bare name selflabel imports,
-such as PLAUSIBLE, is set in trials, which defines it), changed wherever it was bound by name (bench/constants.py). Per
-split (dev families: tune on these; test: report only): photos with every
-edge right (up to renaming the motifs), of those how many no question is asked of, wrong solutions given unasked, and
-photos asked about, as bench/families.py counts them. `--cache DIR` keeps each
-photo's halves (npz) so that later runs skip making the photos. With `--balance` the cache keeps the rectified tiles
-instead, and every line cuts and white-balances them again, so that constants acting there can be moved too
-(rectify.BAND_DEPTH, face.CHROMA_TOLERANCE, shading.STEP, ...); a little slower a line.
+also live in trials, descriptors, pairing and posterior: `posterior.OUTLIER=2.0`; a bare name selflabel imports, such
+as PLAUSIBLE, is set in trials, which defines it), changed wherever it was bound by name (bench/constants.py). Per
+split (dev families: tune on these; test: report only): photos with every edge right (up to renaming the motifs), of
+those how many no question is asked of, wrong solutions given unasked, and photos asked about, as bench/families.py
+counts them. `--cache DIR` keeps each photo's halves (npz) so that later runs skip making the photos. With
+`--balance` the cache keeps the rectified tiles instead, and every line cuts and white-balances them again, so that
+constants acting there can be moved too (rectify.BAND_DEPTH, face.CHROMA_TOLERANCE, shading.STEP, ...); a little
+slower a line.
 """
 from __future__ import annotations
 
