@@ -1,6 +1,7 @@
 """How well photos of the art families are read, per family and per tier, in two ways of reading.
 
     python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard] [--jpeg 90]
+                             [--clutter 3]
 
 Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by scenes/families.py. It is read
   none:    as `photosolve PHOTO` reads it (read_photo_edges with no set asked for): the bundled sets are tried
@@ -140,9 +141,9 @@ FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "s
           "wrong_unasked": False}
 
 
-def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None) -> dict[str, dict]:
+def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None, clutter: int = 0) -> dict[str, dict]:
     motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
-    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier)
+    scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier, clutter=clutter)
     truth = scene.truth
     art = family_artwork(family, motifs, seed)
     started = time.perf_counter()
@@ -180,11 +181,17 @@ def main() -> int:
     parser.add_argument("--jpeg", type=int, metavar="QUALITY",
                         help="save each photo (a JPEG already) once more as a JPEG of this quality (1-100), a "
                              "change no person sees, to see how steady the readings are")
+    parser.add_argument("--clutter", type=int, default=0, metavar="N",
+                        help="lay up to N things (pens, notes, coins, phones) on the table beside the tiles "
+                             "(scenes/clutter.py); the photo learned from stays as it is")
     args = parser.parse_args()
     if args.jpeg is not None and not 1 <= args.jpeg <= 100:
         parser.error("--jpeg: a quality from 1 to 100")
+    if args.clutter < 0:
+        parser.error("--clutter: a number of things, 0 or more")
     print(f"photosolve art families — {args.per_tier} photos per family and tier, seeds from {args.first_seed}, "
-          f"{f'saved again as JPEG quality {args.jpeg}, ' if args.jpeg else ''}{time.strftime('%Y-%m-%d %H:%M')}")
+          f"{f'saved again as JPEG quality {args.jpeg}, ' if args.jpeg else ''}"
+          f"{f'up to {args.clutter} things on the table, ' if args.clutter else ''}{time.strftime('%Y-%m-%d %H:%M')}")
     print(f"{'family':<15} {'split':<5} {'tier':<6} {'read':<8} {'n':>3} {'tiles':>6} {'edges':>6} {'solved':>7} "
           f"{'asked':>6} {'wrong':>6} {'edge%':>7} {'s/photo':>8}")
     failures = []
@@ -195,7 +202,7 @@ def main() -> int:
             rows = defaultdict(list)
             for i in range(args.per_tier):
                 seed = args.first_seed + i
-                for mode, outcome in run_photo(family, seed, tier, args.modes, args.jpeg).items():
+                for mode, outcome in run_photo(family, seed, tier, args.modes, args.jpeg, args.clutter).items():
                     rows[mode].append(outcome)
                     totals[(split, tier, mode)].append(outcome)
                     if not (outcome["edges"] and outcome["solved"] and not outcome["asked"]):

@@ -24,6 +24,7 @@ from photosolve.solver.tilefile import parse_tiles
 from . import families
 from . import photograph as ph
 from .artwork import PUZZLE_ARTWORK, Artwork, artwork, draw_tile, random_artwork
+from .clutter import lay_clutter
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 LAYOUTS = ("scattered", "grid", "touching", "solved")
@@ -51,6 +52,7 @@ class Conditions:
     thickness: float = 0.02                # tile thickness / side
     shadow: float = 0.35                   # darkness of the soft cast shadow, 0..1
     sharpen: float = 0.5                   # the phone's unsharp mask (amount); halos along edges
+    clutter: int = 0                       # things on the table beside the tiles (clutter.py): none unless asked
 
 
 def twin_motif_puzzle(seed: int) -> tuple[Puzzle, Artwork]:
@@ -379,7 +381,8 @@ def _streams(puzzle_name: str, seed: int):
     """Independent random streams for each decision, so changing one condition moves nothing else."""
     base = zlib.crc32(puzzle_name.encode())
     return {k: np.random.default_rng([seed, base, i]) for i, k in
-            enumerate(("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare", "family"))}
+            enumerate(("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare", "family",
+                              "clutter"))}
 
 
 def make_scene(puzzle: str | Puzzle, seed: int, tier: str = "medium", conditions: Conditions | None = None,
@@ -462,6 +465,9 @@ def _render(puzzle: Puzzle, art: Artwork, shot: Shot, poses: list[Pose], conditi
     away = -np.array([np.cos(towards), np.sin(towards)])
     footprints = [ph.apply_homography(to_canvas, placed(local_square(shot.side), p)) for p in poses]
     ph.lay_shadows(table, footprints, shot.side, away, conditions.shadow)
+    if conditions.clutter:
+        lay_clutter(table, footprints, shot.side, conditions.clutter, canvas.to_photo, camera.size, away,
+                    conditions.shadow, rng["clutter"])
 
     glare = None
     if conditions.glare > 0:
@@ -523,6 +529,15 @@ def _face_to_world(pose: Pose, side: float, size: int) -> np.ndarray:
     return ph.translation(*pose.center) @ turn @ to_local
 
 
+def conditions_shown(conditions: Conditions) -> dict:
+    """The conditions as the truth records them: things on the table only where there are some, so that the truth of
+    every photo made before they could be asked for stays as it was."""
+    shown = asdict(conditions)
+    if not shown["clutter"]:
+        del shown["clutter"]
+    return shown
+
+
 def _truth(name, seed, tier, conditions, puzzle: Puzzle, art: Artwork, rows, cols, shot: Shot, poses) -> dict:
     """The ground truth in full-resolution photo pixels (pixel centres at integer coordinates)."""
     tiles = []
@@ -552,7 +567,7 @@ def _truth(name, seed, tier, conditions, puzzle: Puzzle, art: Artwork, rows, col
         "puzzle": name,
         "seed": seed,
         "tier": tier,
-        "conditions": _jsonable(asdict(conditions)),
+        "conditions": _jsonable(conditions_shown(conditions)),
         "rows": rows,
         "cols": cols,
         "motifs": {str(k): v for k, v in sorted(puzzle.motif_names.items())},

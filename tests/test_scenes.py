@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 
+import cv2
 import numpy as np
 import pytest
 
@@ -203,3 +204,20 @@ def test_a_tile_found_with_another_side_up_is_scored_turned():
     assert np.array_equal(true_edges_as_found(corners, scene.truth)[0], np.roll(tile["edges"], -1))
     labels[0] = tile["edges"]  # the edges as the truth names them no longer fit the tile as found
     assert not score_reading(corners, labels, scene.truth).all_edges_right
+
+
+def test_things_on_the_table_lie_beside_the_tiles_and_change_nothing_else():
+    # A photo asks for them (Conditions.clutter); without, it is the very photo it was.
+    plain = scene_of(seed=5, tier="medium")
+    assert np.array_equal(scene_of(seed=5, tier="medium", clutter=0).image, plain.image)
+    cluttered = scene_of(seed=5, tier="medium", clutter=4)
+    assert cluttered.truth["conditions"]["clutter"] == 4
+    assert cluttered.truth["tiles"] == plain.truth["tiles"]
+    moved = np.abs(cluttered.image.astype(int) - plain.image.astype(int)).max(axis=2) > 40
+    assert moved.sum() > 0.002 * moved.size  # the things are seen
+    inside = np.zeros(moved.shape, np.uint8)
+    for tile in plain.truth["tiles"]:
+        corners = np.asarray(tile["corners"], dtype=np.float64)
+        centre = corners.mean(axis=0)
+        cv2.fillPoly(inside, [np.round(centre + 0.9 * (corners - centre)).astype(np.int32)], 1)
+    assert not moved[inside > 0].any()  # and never on a tile's face
