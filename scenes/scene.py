@@ -380,9 +380,8 @@ def _solution_for(puzzle: Puzzle, rows: int, cols: int, planted: Solution | None
 def _streams(puzzle_name: str, seed: int):
     """Independent random streams for each decision, so changing one condition moves nothing else."""
     base = zlib.crc32(puzzle_name.encode())
-    return {k: np.random.default_rng([seed, base, i]) for i, k in
-            enumerate(("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare", "family",
-                              "clutter"))}
+    names = ("conditions", "camera", "layout", "table", "tiles", "light", "sensor", "glare", "family", "clutter")
+    return {k: np.random.default_rng([seed, base, i]) for i, k in enumerate(names)}  # new streams go last
 
 
 def make_scene(puzzle: str | Puzzle, seed: int, tier: str = "medium", conditions: Conditions | None = None,
