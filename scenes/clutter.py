@@ -42,10 +42,10 @@ def lay_clutter(table: np.ndarray, footprints: list[np.ndarray], side: float, co
     found a place."""
     height, width = table.shape[:2]
     taken = np.zeros((height, width), np.uint8)
-    clearance = max(1, int(0.2 * side))
+    clearance = np.ones((2 * max(1, int(0.2 * side)) + 1,) * 2, np.uint8)  # a fifth of a side all round
     for outline in footprints:
         cv2.fillPoly(taken, [np.round(outline).astype(np.int32)], 255)
-    taken = cv2.dilate(taken, np.ones((2 * clearance + 1, 2 * clearance + 1), np.uint8))
+    taken = cv2.dilate(taken, clearance)
     photo_width, photo_height = photo_size
     margin = 0.03 * min(photo_size)
     laid = 0
@@ -63,7 +63,7 @@ def lay_clutter(table: np.ndarray, footprints: list[np.ndarray], side: float, co
                 continue
             ph.lay_shadows(table, [placed], side, away, shadow)
             ph.lay_band(table, placed, colour.astype(np.float32))
-            taken |= cv2.dilate(mask, np.ones((2 * clearance + 1, 2 * clearance + 1), np.uint8))
+            taken |= cv2.dilate(mask, clearance)
             laid += 1
             break
     return laid

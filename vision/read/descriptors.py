@@ -33,6 +33,7 @@ OUTLINE_RETRY = 0.5
 # edge right 34 -> 34, unasked right 23 -> 27, but wrong solutions unasked 3 -> 5.
 HISTOGRAM_WEIGHT = 1.0
 
+
 @dataclass(frozen=True)
 class HalfDescriptors:
     """What the halves look like, two ways: all of it (to find the half-types) and their colours alone (to pair
@@ -53,9 +54,20 @@ def colour_histogram(lab: np.ndarray, motif: np.ndarray) -> np.ndarray:
     return np.sqrt(counts / max(counts.sum(), 1.0))
 
 
+def squared_distances(features: np.ndarray) -> np.ndarray:
+    """The squared Euclidean distance between every two rows of `features` (n x d): n x n."""
+    return np.sum((features[:, None] - features[None]) ** 2, axis=2)
+
+
+def typical_value(between: np.ndarray) -> float:
+    """The median of a symmetric n x n matrix's values between two different items (its upper triangle), at least
+    1e-9: what two halves (or types) of the photo typically are to each other."""
+    return max(float(np.median(between[np.triu_indices(len(between), 1)])), 1e-9)
+
+
 def on_typical_scale(squared: np.ndarray) -> np.ndarray:
     """Squared distances between halves divided by their median, so that descriptors of any kind count alike."""
-    return squared / max(float(np.median(squared[np.triu_indices(len(squared), 1)])), 1e-9)
+    return squared / typical_value(squared)
 
 
 def describe_halves(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: bool = False) -> HalfDescriptors:
@@ -95,8 +107,7 @@ def blended_appearance(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: 
     right 39 -> 50 of 72; weighed 0.5-4 times, 46-52); now it is the second look, centred, and a second opinion on a
     sure first look (self_label)."""
     histograms = band_features(flat, face)[:, THUMB[0] * THUMB[1] * 3:]
-    by_histogram = np.sum((histograms[:, None] - histograms[None]) ** 2, axis=2)
-    return (HISTOGRAM_WEIGHT * on_typical_scale(by_histogram)
+    return (HISTOGRAM_WEIGHT * on_typical_scale(squared_distances(histograms))
             + on_typical_scale(shifted_distances(small_pictures(flat, face), centred))
             + on_typical_scale(structure_distances(flat, centred)))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .descriptors import HalfDescriptors
+from .descriptors import HalfDescriptors, squared_distances, typical_value
 
 # ranking_costs: ratios well below this (a pair far better than any other) count alike. Moved to 0.03 or 0.3: the
 # true pairing the first to lay out as set (dev 257 of 269, test 175 of 195).
@@ -31,7 +31,7 @@ def pairing_costs(descriptors: HalfDescriptors, types: np.ndarray) -> tuple[np.n
     photograph cut along a sharp line, meets poorly there, but its halves share their colours.
     """
     meets = meeting_costs(descriptors.meeting, types)
-    meets = meets / max(float(np.median(descriptors.meeting[np.triu_indices(len(types), 1)])), 1e-9)
+    meets = meets / typical_value(descriptors.meeting)
     return meets, colour_costs(descriptors.colours, types) / typical_colour_distance(descriptors.colours)
 
 
@@ -47,13 +47,12 @@ def meeting_costs(meeting: np.ndarray, types: np.ndarray) -> np.ndarray:
 def colour_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
     """How unlike in colour every two half-types are: squared distance between their mean colour histograms."""
     means = np.stack([colours[types == t].mean(axis=0) for t in range(int(types.max()) + 1)])
-    return np.sum((means[:, None] - means[None]) ** 2, axis=2)
+    return squared_distances(means)
 
 
 def typical_colour_distance(colours: np.ndarray) -> float:
     """The median squared colour distance between two halves of the photo (mostly of different motifs)."""
-    squared = np.sum((colours[:, None] - colours[None]) ** 2, axis=2)
-    return max(float(np.median(squared[np.triu_indices(len(colours), 1)])), 1e-9)
+    return typical_value(squared_distances(colours))
 
 
 def distinct_colour_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -72,7 +71,7 @@ def distinct_colour_costs(colours: np.ndarray, types: np.ndarray) -> np.ndarray:
     rarity = np.log((count + 1) / (showing + 1))
     roots = np.sqrt(shares)
     costs = np.sum(rarity * (roots[:, None] - roots[None]) ** 2, axis=2)
-    return costs / max(float(np.median(costs[np.triu_indices(count, 1)])), 1e-9)
+    return costs / typical_value(costs)
 
 
 def ranking_costs(meets: np.ndarray, distinct_colours: np.ndarray) -> np.ndarray:

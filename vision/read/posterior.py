@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .classify import posterior_from
-from .descriptors import HalfDescriptors
+from .descriptors import HalfDescriptors, squared_distances
 
 CALIBRATION_RANGE = (1.0, 4.0)  # independent_directions is held within this
 # A half further than this many typical distances from every type is doubted the more. Moved: 1.2 dev 89/60/7,
@@ -30,8 +30,7 @@ def half_posterior(descriptors: HalfDescriptors, labels: np.ndarray) -> tuple[np
 
 def type_posterior(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Probability of every label for every half, from its distance to each label's mean (its own left out)."""
-    squared = np.sum((features[:, None] - features[None]) ** 2, axis=2)
-    return type_posterior_from_distances(squared, labels)
+    return type_posterior_from_distances(squared_distances(features), labels)
 
 
 def type_posterior_from_distances(squared: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
