@@ -8,7 +8,7 @@ import numpy as np
 from photosolve.scenes.evaluate import score_reading
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.find import outlines
-from photosolve.vision.find.outlines import without_surplus
+from photosolve.vision.find.outlines import unlike_a_tile, without_surplus
 from photosolve.vision.find.segment import segment
 from photosolve.vision.load import photo_from_array
 
@@ -25,7 +25,8 @@ TILES = [square((100 * i, 0), TILE) for i in range(9)]
 
 
 def kept(regions: list[np.ndarray], expected: int = 9) -> list[bool]:
-    return without_surplus(regions, [1] * len(regions), np.full(len(regions), TILE ** 2), expected)
+    counts = [1] * len(regions)
+    return without_surplus(counts, unlike_a_tile(regions, counts, np.full(len(regions), TILE ** 2)), expected)
 
 
 def test_a_note_and_a_phone_beside_the_tiles_are_left_out():
@@ -49,6 +50,15 @@ def test_a_piece_against_a_tile_is_no_thing_on_the_table():
     sliver = square((100 * 8 + TILE / 2 + 3, 0), 0.3 * TILE, TILE)
     assert all(kept([*TILES, sliver]))
     assert not kept([*TILES, sliver + [0, 200]])[-1]  # the same shape lying apart is a thing on the table
+
+
+def test_a_region_unlike_a_tile_is_told_where_the_count_is_right():
+    # A mask that lost a tile and took in a note counts nine: the note is still unlike a tile, and the reading
+    # is told so (segment.choose_reading weighs it as one that left a note out).
+    note = square((0, 200), 0.6 * TILE)
+    regions = [*TILES[:8], note]
+    assert list(unlike_a_tile(regions, [1] * 9, np.full(9, TILE ** 2))) == [8]
+    assert all(kept(regions))
 
 
 def test_tiles_are_found_beside_things_on_the_table(monkeypatch):

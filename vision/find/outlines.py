@@ -51,9 +51,10 @@ def block_cells(hull: np.ndarray, count: int, image: np.ndarray,
     return boxed if weakest(boxed) > weakest(cells) else cells
 
 
-def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, int]]:
+def tile_components(mask: np.ndarray, expected: int) -> tuple[list[tuple[np.ndarray, int]], int]:
     """Convex outlines of the regions big enough to be tiles, each with how many tiles it holds: 0 for a thing on
-    the table left out where the mask holds more tiles than expected (see without_surplus).
+    the table left out where the mask holds more tiles than expected (see without_surplus); and how many lone
+    regions are unlike a tile, left out or not (see unlike_a_tile).
 
     Regions touching the photo's border are the table or things on it, not tiles (a tile cut off by the frame
     cannot be read anyway). Regions whose outlines nearly touch are one block: the seams of touching tiles
@@ -61,7 +62,7 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
     """
     hulls = [h for h in cluster_hulls(outline_hulls(mask), mask.shape) if not touches_border(h, mask.shape)]
     if not hulls:
-        return []
+        return [], 0
     hulls, areas, local = sized(hulls, expected)
     # Tiles joined only by thin bridges across their gaps are counted, and outlined, each on its own.
     pieces = [parted(mask, hull, here) if area >= 0.4 * here and tiles_held(hull, area / here, expected) > 1
@@ -70,14 +71,15 @@ def tile_components(mask: np.ndarray, expected: int) -> list[tuple[np.ndarray, i
         hulls, areas, local = sized([p for hull, own in zip(hulls, pieces) for p in (own or [hull])], expected)
     tiles = [(hull, tiles_held(hull, area / here, expected), here)
              for hull, area, here in zip(hulls, areas, local) if area >= 0.4 * here]
-    keep = without_surplus([hull for hull, _, _ in tiles], [count for _, count, _ in tiles],
-                           np.array([here for _, _, here in tiles]), expected)
+    unlike = unlike_a_tile([hull for hull, _, _ in tiles], [count for _, count, _ in tiles],
+                           np.array([here for _, _, here in tiles]))
+    keep = without_surplus([count for _, count, _ in tiles], unlike, expected)
     return [(block_outline(mask, hull) if count > 1 else hull, count if kept else 0)
-            for (hull, count, _), kept in zip(tiles, keep)]
+            for (hull, count, _), kept in zip(tiles, keep)], len(unlike)
 
 
 # How unlike a tile a region must be to be left out where a mask holds more tiles than expected: its area this many
-# times a tile's there, or its shape this many times longer than wide, or both together (see without_surplus).
+# times a tile's there, or its shape this many times longer than wide, or both together (see unlike_a_tile).
 # Moved (dev / test medium + hard photos of seeds 20000-20005 with up to 3 things on the table, tiles all exact;
 # 45 / 32 as set): 1.5 dev and test as set; 2.5 dev 43, test 31.
 SURPLUS_SIZE = 2.0
@@ -87,28 +89,27 @@ SURPLUS_SIZE = 2.0
 APART = 0.1
 
 
-def without_surplus(hulls: list[np.ndarray], counts: list[int], local: np.ndarray,
-                    expected: int) -> list[bool]:
-    """Which of a mask's regions (`hulls`, each holding `counts` tiles, a tile's area being `local` where each lies)
-    to keep: all of them, unless they hold more tiles than `expected`; then all but the lone ones least like a tile
-    in size and shape, as many as the surplus, where each is SURPLUS_SIZE unlike a tile and lies APART from the
-    rest. A note or a phone on the table beside the tiles differs from the table as a tile does; a surplus of
-    regions like tiles is left as it is: which of them are the tiles, size cannot tell."""
-    keep = [True] * len(hulls)
-    surplus = sum(counts) - expected
-    if surplus <= 0:
-        return keep
+def unlike_a_tile(hulls: list[np.ndarray], counts: list[int], local: np.ndarray) -> dict[int, float]:
+    """The lone regions of a mask (`hulls`, each holding `counts` tiles, a tile's area being `local` where each
+    lies) unlike a tile, by index, each with how unlike: SURPLUS_SIZE or more off a tile's area there and its shape
+    together, lying APART from every other region. A note or a phone on the table beside the tiles."""
     unlike = {index: abs(math.log(max(quad_area(hull), 1.0) / here)) + math.log(squareness(hull))
               for index, (hull, count, here) in enumerate(zip(hulls, counts, local)) if count == 1}
-    unlike = {index: value for index, value in unlike.items() if value >= math.log(SURPLUS_SIZE)}
-    if len(unlike) < surplus:
+    return {index: value for index, value in unlike.items() if value >= math.log(SURPLUS_SIZE)
+            and apart(hulls[index], [h for other, h in enumerate(hulls) if other != index],
+                      APART * math.sqrt(local[index]))}
+
+
+def without_surplus(counts: list[int], unlike: dict[int, float], expected: int) -> list[bool]:
+    """Which of a mask's regions (each holding `counts` tiles) to keep: all of them, unless they hold more tiles than
+    `expected`; then all but the ones least like a tile (`unlike`, see unlike_a_tile), as many as the surplus. A
+    thing on the table differs from the table as a tile does; a surplus of regions like tiles is left as it is:
+    which of them are the tiles, size cannot tell."""
+    keep = [True] * len(counts)
+    surplus = sum(counts) - expected
+    if surplus <= 0 or len(unlike) < surplus:
         return keep
-    outliers = [index for index in sorted(unlike, key=unlike.get, reverse=True)
-                if apart(hulls[index], [h for other, h in enumerate(hulls) if other != index],
-                         APART * math.sqrt(local[index]))]
-    if len(outliers) < surplus:
-        return keep
-    for index in outliers[:surplus]:
+    for index in sorted(unlike, key=unlike.get, reverse=True)[:surplus]:
         keep[index] = False
     return keep
 

@@ -202,7 +202,7 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
                  refined: dict[tuple, tuple[np.ndarray, float, np.ndarray]], support: Callable[[np.ndarray], float],
                  found: Found) -> None:
     """Reading `number`'s mask counted and, if it may be right, outlined; `found` gains what it gave."""
-    components = tile_components(mask, expected)
+    components, unlike = tile_components(mask, expected)
     found.counts.append(sum(count for _, count in components))
     # Only a four-cornered outline can stand in for a tile: a face-colour mask can join a cloth's pale square to one.
     found.seen.extend((number, hull) for hull, count in components if count == 1 and four_cornered(hull))
@@ -213,7 +213,7 @@ def take_reading(number: int, mask: np.ndarray, expected: int, edges_image: np.n
         found.near_misses.append((number, rough))
         return
     reading = reading_of(number, rough, edges_image, refined, support)
-    add_candidate(found, replace(reading, left_out=sum(count == 0 for _, count in components)), support)
+    add_candidate(found, replace(reading, unlike=unlike), support)
 
 
 def add_candidate(found: Found, reading: Reading, support: Callable[[np.ndarray], float]) -> None:
@@ -344,7 +344,7 @@ class Reading:
     support: float
     cut: int = 0  # lone tiles outlined short of their face (see cut_short)
     unbounded: int = 0  # tiles with no table just outside an open side: a patch inside a tile (see table.py)
-    left_out: int = 0  # regions of its mask taken for things on the table, not tiles (outlines.without_surplus)
+    unlike: int = 0  # regions of its mask unlike a tile: things on the table, left out or kept (outlines.unlike_a_tile)
 
     @property
     def lone(self) -> int:
@@ -353,8 +353,8 @@ class Reading:
 
 def choose_reading(candidates: list[Reading]) -> Reading:
     """Of the readings with the table around the most tiles, among those on clear edges, the one whose tiles'
-    sides lie best on edges, unless one nearly as good left fewer regions of its mask out as things on the table,
-    cut fewer tiles short of their face or saw more tiles whole.
+    sides lie best on edges, unless one nearly as good has fewer regions unlike a tile in its mask, cut fewer tiles
+    short of their face or saw more tiles whole.
 
     A mask of the face colour outlines the plain face, which on a face with a printed border or figures covering
     most of it is a patch inside the tile, its sides on the border's or the figures' straight edges (sharper than
@@ -364,13 +364,13 @@ def choose_reading(candidates: list[Reading]) -> Reading:
     A tile seen as a lone outline is measured; one cut from a block by an even grid is a guess (tilt and uneven
     gaps shift the cuts), and a cut can land on a printed frame line that is as straight as an edge. A tile cut
     short of its face by a mask that lost a shaded strip of it can lie on a motif's straight edges as well. And a
-    region left out as a thing on the table (a note, a phone, a keyboard's keys) is a guess too: a reading that
-    needs none explains the whole photo.
+    region unlike a tile (a note, a phone, a keyboard's keys) is a guess either way: left out as a thing on the
+    table, or kept as a tile where the mask lost a tile and counts right with it.
     """
     sound = sound_readings(candidates)
     best = max(c.support for c in sound)
     rivals = [c for c in sound if c.support >= RIVAL * best]
-    return max(rivals, key=lambda c: (-c.left_out, -c.cut, c.lone, c.support))
+    return max(rivals, key=lambda c: (-c.unlike, -c.cut, c.lone, c.support))
 
 
 def sound_readings(candidates: list[Reading]) -> list[Reading]:
