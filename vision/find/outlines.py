@@ -71,9 +71,11 @@ def tile_components(mask: np.ndarray, expected: int) -> tuple[list[tuple[np.ndar
         hulls, areas, local = sized([p for hull, own in zip(hulls, pieces) for p in (own or [hull])], expected)
     tiles = [(hull, tiles_held(hull, area / here, expected), here)
              for hull, area, here in zip(hulls, areas, local) if area >= 0.4 * here]
-    unlike = unlike_a_tile([hull for hull, _, _ in tiles], [count for _, count, _ in tiles],
-                           np.array([here for _, _, here in tiles]))
-    keep = without_surplus([count for _, count, _ in tiles], unlike, expected)
+    counts = [count for _, count, _ in tiles]
+    # a mask counting too few keeps every region, and no reading is made of it
+    unlike = unlike_a_tile([hull for hull, _, _ in tiles], counts, np.array([here for _, _, here in tiles])) \
+        if sum(counts) >= expected else {}
+    keep = without_surplus(counts, unlike, expected)
     return [(block_outline(mask, hull) if count > 1 else hull, count if kept else 0)
             for (hull, count, _), kept in zip(tiles, keep)], len(unlike)
 
@@ -95,9 +97,17 @@ def unlike_a_tile(hulls: list[np.ndarray], counts: list[int], local: np.ndarray)
     together, lying APART from every other region. A note or a phone on the table beside the tiles."""
     unlike = {index: abs(math.log(max(quad_area(hull), 1.0) / here)) + math.log(squareness(hull))
               for index, (hull, count, here) in enumerate(zip(hulls, counts, local)) if count == 1}
-    return {index: value for index, value in unlike.items() if value >= math.log(SURPLUS_SIZE)
-            and apart(hulls[index], [h for other, h in enumerate(hulls) if other != index],
-                      APART * math.sqrt(local[index]))}
+    unlike = {index: value for index, value in unlike.items() if value >= math.log(SURPLUS_SIZE)}
+    if not unlike:
+        return {}
+    lows, highs = np.array([h.min(axis=0) for h in hulls]), np.array([h.max(axis=0) for h in hulls])
+
+    def alone(index: int) -> bool:
+        reach = APART * math.sqrt(local[index])
+        near = np.all(highs >= lows[index] - reach, axis=1) & np.all(lows <= highs[index] + reach, axis=1)
+        return apart(hulls[index], [hulls[other] for other in np.flatnonzero(near) if other != index], reach)
+
+    return {index: value for index, value in unlike.items() if alone(index)}
 
 
 def without_surplus(counts: list[int], unlike: dict[int, float], expected: int) -> list[bool]:
@@ -117,10 +127,7 @@ def without_surplus(counts: list[int], unlike: dict[int, float], expected: int) 
 def apart(hull: np.ndarray, others: list[np.ndarray], distance: float) -> bool:
     """Whether no point of a convex hull lies within `distance` of any other hull, nor the other in it."""
     points = hull.astype(np.float32)
-    low, high = points.min(axis=0) - distance, points.max(axis=0) + distance
     for other in others:
-        if np.any(other.max(axis=0) < low) or np.any(other.min(axis=0) > high):
-            continue
         contour = other.astype(np.float32).reshape(-1, 1, 2)
         if any(cv2.pointPolygonTest(contour, (float(x), float(y)), True) > -distance for x, y in points):
             return False
@@ -275,26 +282,28 @@ def with_covered(groups: list[list[np.ndarray]], share: float = 0.1) -> list[lis
     sized = [[(h.astype(np.float32), areas[id(h)], h.min(axis=0), h.max(axis=0)) for h in group
               if areas[id(h)] >= least] for group in groups]
     groups = [list(group) for group in groups]
-
-    def covered(union: np.ndarray, other: list) -> bool:
-        low, high = union.min(axis=0), union.max(axis=0)
-        return any(np.all(lo < high) and np.all(hi > low) and cv2.intersectConvexConvex(union, h)[0] > share * area
-                   for h, area, lo, hi in other)
-
     joined = True
     while joined:
         joined = False
+        # Every tile-sized hull at once, group by group in order, so that each union is tested against the boxes of
+        # all of them in one step (a mask of specks, a star field's, holds hundreds of groups).
+        entries = [entry for group in sized for entry in group]
+        owner = np.array([b for b, group in enumerate(sized) for _ in group], int)
+        lows = np.array([lo for _, _, lo, _ in entries], float).reshape(-1, 2)
+        highs = np.array([hi for _, _, _, hi in entries], float).reshape(-1, 2)
         for a, group in enumerate(groups):
             if len(group) < 2:
                 continue
             union = hull_of(group).astype(np.float32)
-            for b in range(len(groups)):
-                if b != a and covered(union, sized[b]):
-                    groups[a], sized[a] = group + groups[b], sized[a] + sized[b]
-                    del groups[b], sized[b]
-                    joined = True
-                    break
-            if joined:
+            low, high = union.min(axis=0), union.max(axis=0)
+            near = np.flatnonzero(np.all(lows < high, axis=1) & np.all(highs > low, axis=1) & (owner != a))
+            # the first group in order with a hull the union covers joins it
+            b = next((int(owner[i]) for i in near
+                      if cv2.intersectConvexConvex(union, entries[i][0])[0] > share * entries[i][1]), None)
+            if b is not None:
+                groups[a], sized[a] = group + groups[b], sized[a] + sized[b]
+                del groups[b], sized[b]
+                joined = True
                 break
     return groups
 
