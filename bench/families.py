@@ -25,7 +25,6 @@ import argparse
 import sys
 import time
 from collections import defaultdict
-from dataclasses import replace
 
 import numpy as np
 
@@ -41,7 +40,7 @@ from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled, read_edges,
                                         read_photo_edges, seams_first)
-from photosolve.vision.read.descriptors import blended_appearance, describe_halves, print_alone
+from photosolve.vision.read.descriptors import blended, describe_halves, print_alone, weighed
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.read.selflabel import MOTIF_RANGE, SELF_READ_NAME
 from photosolve.vision.read.trials import appearance_tree, type_count_gaps, types_range
@@ -115,8 +114,9 @@ STAGES = ("tiles", "no look sorts right", "sorted right, jump not sharpest", "so
 
 def failure_stage(halves, truth: dict) -> str:
     """Where a reading with no templates that has some edge wrong failed (one of STAGES): the tiles; the halves'
-    descriptors, when no way self-labelling looks at them (first, centred, print alone, blended) sorts them right at
-    the true number of half-types; or the choice among readings, when one does, at that look's sharpest jump or not."""
+    descriptors, when no way self-labelling looks at them (first: lined up or weighed; centred, print alone, blended)
+    sorts them right at the true number of half-types; or the choice among readings, when one does, at that look's
+    sharpest jump or not."""
     corners = [q.corners for q in halves.quads]
     true_found = true_edges_as_found(corners, truth).ravel()
     if not score_reading(corners, None, truth).all_tiles_exact:
@@ -125,8 +125,7 @@ def failure_stage(halves, truth: dict) -> str:
     first = describe_halves(flat, halves.face)
     types = len(set(true_found.tolist()))
     sharpest_where_right = []  # for each look that sorts the halves right: whether its jump is sharpest there
-    for look in (first, describe_halves(flat, halves.face, centred=True), print_alone(first, flat),
-                 replace(first, appearance=blended_appearance(flat, halves.face))):
+    for look in (first, weighed(first), blended(first, centred=True), print_alone(first), blended(first)):
         tree = appearance_tree(look)
         cut = cut_tree(tree, types)
         if len(set(zip(cut.tolist(), true_found.tolist()))) == types:  # each type one true half, and the reverse

@@ -1,15 +1,16 @@
 """How well the halves of an art family's photos sort into half-types, before any pairing or solving.
 
     python bench/grouping.py [--per-tier 12] [--tiers medium hard] [--split dev|test] [--first-seed 20000]
-                             [--look first|blended] [--corners true|found]
+                             [--look first|weighed|blended] [--corners true|found]
 
 The photos of `bench/families.py` (same seeds and motif counts), cut at the TRUE tile corners (with --corners found:
 at the outlines the pipeline finds, pipeline.cut_halves; a photo where some tile is not found counts as grouped
 wrongly, its figures left out) and put in one light as the pipeline does (features.white_bands). Their halves are
 sorted by Ward's clustering of their appearance (self-labelling's first look, descriptors.describe_halves: the
-largest difference of two halves lined up, difference.py; with --look blended, descriptors.blended_appearance:
-colours, pictures and structure, the first look before) cut at the TRUE number of half-types, so only the
-descriptors are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority
+largest difference of two halves lined up, difference.py; with --look weighed, six distances weighed, the first
+look where the lined-up difference sets no types apart sharply, descriptors.weighed; with --look blended,
+descriptors.blended: colours, pictures and structure, the first look before) cut at the TRUE number of half-types,
+so only the descriptors are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority
 type), how many halves have a nearest neighbour of their own type, and the median over halves of (nearest other
 type) / (farthest own type) distance, above 1 where the types stand apart. Per face kind and motif kind, as these
 are where reading fails.
@@ -30,7 +31,7 @@ from photosolve.scenes.scene import make_scene
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves
-from photosolve.vision.read.descriptors import blended_appearance, describe_halves
+from photosolve.vision.read.descriptors import blended, describe_halves, weighed
 from photosolve.vision.read.features import white_bands
 from photosolve.vision.read.ward import cut_tree, ward_tree
 from photosolve.vision.rectify import rectify_all
@@ -70,7 +71,8 @@ def run_photo(family: str, seed: int, tier: str, look: str = "first", corners: s
         return {"right": False, "misplaced": np.nan, "neighbour": np.nan, "apart": np.nan, **kinds}
     bands, face, truth = bands_and_truth
     flat = bands.reshape(-1, *bands.shape[2:])
-    appearance = (blended_appearance(flat, face) if look == "blended" else describe_halves(flat, face).appearance)
+    first = describe_halves(flat, face)
+    appearance = {"blended": blended(first), "weighed": weighed(first)}.get(look, first).appearance
     return {**grouping(appearance, truth), **kinds}
 
 
@@ -97,7 +99,7 @@ def main() -> int:
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--first-seed", type=int, default=20_000)
-    parser.add_argument("--look", choices=["first", "blended"], default="first", help="the appearance judged")
+    parser.add_argument("--look", choices=["first", "weighed", "blended"], default="first", help="the appearance judged")
     parser.add_argument("--corners", choices=["true", "found"], default="true", help="where the tiles are cut")
     args = parser.parse_args()
     families = DEV if args.split == "dev" else TEST

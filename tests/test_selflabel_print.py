@@ -12,8 +12,6 @@ reading is a guess. Halves are cut at the true corners, so only self-labelling i
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -21,7 +19,7 @@ from photosolve.scenes.evaluate import edges_right_up_to_renaming
 from photosolve.scenes.families import family_artwork, motif_kind
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.read.descriptors import blended_appearance, describe_halves, print_alone
+from photosolve.vision.read.descriptors import blended, describe_halves, print_alone
 from photosolve.vision.read.features import white_bands
 from photosolve.vision.read.selflabel import MOTIF_RANGE, choose_trial, self_label, sureness
 from photosolve.vision.rectify import rectify_all
@@ -56,15 +54,14 @@ def test_colours_and_pictures_leave_no_sure_reading(halves):
     bands, face, truth = halves
     flat = bands.reshape(-1, *bands.shape[2:])
     for centred in (False, True):
-        blended = replace(describe_halves(flat, face, centred), appearance=blended_appearance(flat, face, centred))
-        choice = choose_trial(blended, 3, 3, 9, MOTIF_RANGE)
+        choice = choose_trial(blended(describe_halves(flat, face), centred), 3, 3, 9, MOTIF_RANGE)
         assert not (all(sureness(choice)) and read_right(choice.trial.reading.labels, truth))
 
 
 def test_the_print_alone_reads_every_half_and_the_tiles_lay_out(halves):
     bands, face, truth = halves
     flat = bands.reshape(-1, *bands.shape[2:])
-    choice = choose_trial(print_alone(describe_halves(flat, face), flat), 3, 3, 9, MOTIF_RANGE)
+    choice = choose_trial(print_alone(describe_halves(flat, face)), 3, 3, 9, MOTIF_RANGE)
     assert all(sureness(choice)) and choice.trial.types == 2 * MOTIFS
     assert read_right(choice.trial.reading.labels, truth)
 
@@ -80,9 +77,9 @@ def test_a_sure_reading_coarser_than_the_print_is_a_guess():
     bands, face, truth = halves_at_true_corners(FAMILY, MOTIFS, 10000, "medium")
     assert motif_kind(family_artwork(FAMILY, MOTIFS, 10000)) == "alike"
     flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = replace(describe_halves(flat, face), appearance=blended_appearance(flat, face))
+    descriptors = blended(describe_halves(flat, face))
     by_colour = choose_trial(descriptors, 3, 3, 9, MOTIF_RANGE)
-    by_print = choose_trial(print_alone(descriptors, flat), 3, 3, 9, MOTIF_RANGE)
+    by_print = choose_trial(print_alone(descriptors), 3, 3, 9, MOTIF_RANGE)
     assert all(sureness(by_colour)) and not read_right(by_colour.trial.reading.labels, truth)
     assert all(sureness(by_print)) and by_print.trial.types > by_colour.trial.types
     assert self_label(bands, 3, 3, face=face).guessed

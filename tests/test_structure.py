@@ -34,7 +34,12 @@ def halves_at_true_corners(family: str, motifs: int, seed: int):
 
 def groups_right(flat: np.ndarray, face: np.ndarray, truth: np.ndarray, centred: bool = False) -> bool:
     """Whether Ward's clustering of the halves' appearance, cut at the true number of types, gives the true types."""
-    appearance = describe_halves(flat, face, centred).appearance
+    return groups_right_by(describe_halves(flat, face, centred).appearance, truth)
+
+
+def groups_right_by(appearance: np.ndarray, truth: np.ndarray) -> bool:
+    """Whether Ward's clustering of an appearance (halves x halves), cut at the true number of types, gives the true
+    types."""
     types = cut_tree(ward_tree(np.sqrt(np.maximum(appearance, 0.0))), len(set(truth.tolist())))
     return len(set(zip(types.tolist(), truth.tolist()))) == len(set(truth.tolist())) == len(set(types.tolist()))
 

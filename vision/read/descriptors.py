@@ -112,14 +112,20 @@ def weighed_appearance(distances: dict[str, np.ndarray], weights: dict[str, floa
 
 
 def blended_of(distances: dict[str, np.ndarray], centred: bool = False) -> np.ndarray:
-    """The appearance blended of three descriptors (blended_appearance), from distances already made."""
+    """The halves' appearance blended of three of their distances (appearance_distances; with `centred`, the pictures
+    and the print compared about the edge's middle, rectify.motif_weight): the soft colour histograms, the colour
+    picture and silhouette at their best small shift, and the registered print. Under glare and blur, where colours
+    wash out, the outline still tells the types apart; halves alike in colour and coarse shape are told apart by their
+    print. It was the first look before difference.py (at the true corners of the dev families' medium and hard
+    photos, the structure took halves grouped right 39 -> 50 of 72; weighed 0.5-4 times, 46-52); now it is the second
+    look, centred, and a second opinion on a sure first look (self_label)."""
     suffix = "_centred" if centred else ""
     return (HISTOGRAM_WEIGHT * distances["colours"] + distances["picture" + suffix] + distances["print" + suffix])
 
 
 def describe_halves(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: bool = False) -> HalfDescriptors:
     """Descriptors of every half (flat: halves x h x w x 3, in one light, edge on top; face: the face's Lab); with
-    `centred`, the appearance is the second look's: blended_appearance about the edge's middle.
+    `centred`, the appearance is the second look's: blended_of about the edge's middle.
 
     The appearance is the largest difference of two halves' colour pictures lined up, with a lamp's glare taken out
     (difference.py): copies of one print differ nowhere, two halves differ somewhere, if only in a hat or a collar,
@@ -150,23 +156,8 @@ def weighed(descriptors: HalfDescriptors) -> HalfDescriptors:
 
 
 def blended(descriptors: HalfDescriptors, centred: bool = False) -> HalfDescriptors:
-    """The descriptors with the blended appearance (blended_appearance), over the band or about the edge's middle."""
+    """The descriptors with the appearance blended of three of their distances (blended_of)."""
     return replace(descriptors, appearance=blended_of(descriptors.distances, centred))
-
-
-def blended_appearance(flat: np.ndarray, face: np.ndarray = WHITE_LAB, centred: bool = False) -> np.ndarray:
-    """The halves' appearance blended of three descriptors, each on its own typical scale (with `centred`, the
-    pictures and the structure compared about the edge's middle, rectify.motif_weight): the soft colour histogram of
-    the template reader's features, the colour picture and silhouette at their best small shift (halfmatch), and the
-    fine structure registered (structure). Under glare and blur, where colours wash out, the outline still tells the
-    types apart; halves alike in colour and coarse shape are told apart by their print. It was the first look before
-    difference.py (at the true corners of the dev families' medium and hard photos, the structure took halves grouped
-    right 39 -> 50 of 72; weighed 0.5-4 times, 46-52); now it is the second look, centred, and a second opinion on a
-    sure first look (self_label)."""
-    histograms = band_features(flat, face)[:, THUMB[0] * THUMB[1] * 3:]
-    return (HISTOGRAM_WEIGHT * on_typical_scale(squared_distances(histograms))
-            + on_typical_scale(shifted_distances(small_pictures(flat, face), centred))
-            + on_typical_scale(structure_distances(flat, centred)))
 
 
 def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> HalfDescriptors:
@@ -180,6 +171,6 @@ def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.nda
     return replace(descriptors, appearance=descriptors.appearance + OUTLINE_RETRY * on_typical_scale(silhouettes))
 
 
-def print_alone(descriptors: HalfDescriptors, flat: np.ndarray) -> HalfDescriptors:
+def print_alone(descriptors: HalfDescriptors) -> HalfDescriptors:
     """The descriptors with the appearance the registered print alone, about the edge's middle."""
     return replace(descriptors, appearance=descriptors.distances["print_centred"])

@@ -214,7 +214,9 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     """
     tiles = bands.shape[0]
     flat = bands.reshape(-1, *bands.shape[2:])
-    descriptors = first_look(describe_halves(flat, face), motif_range)
+    lined_up = describe_halves(flat, face)
+    weighing = not sets_types_apart(lined_up, motif_range)
+    descriptors = weighed(lined_up) if weighing else lined_up
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
     # the most half-types a look that sees colour reads and lays the tiles out with
     finest = choice.trial.types if choice.fits else 0
@@ -227,7 +229,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         if (outlined.fits and not leaves_unpaired(outlined.trial.reading)
                 and not (loosely and (outlined.trial.incoherence > MEETS or not sharper(outlined, choice)))):
             choice = replace(outlined, costs={**choice.costs, **outlined.costs}, rivals=rivals_after(outlined, choice))
-    if not (choice.fits and choice.coherent):
+    if not (choice.fits and choice.coherent) or (weighing and not types_sure(choice.trial)):
         # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy face or
         # the corners of the tile's other halves fill the rest of its band, at another place on every copy. Taken where
         # it is surer: it fits where the first did not, is no guess where the first was one, or is as sure and reads
@@ -251,7 +253,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         if displaces(centred, choice):
             choice = replace(centred, costs={**choice.costs, **centred.costs}, rivals=rivals_after(centred, choice))
     def printed() -> Choice:
-        return choose_trial(print_alone(descriptors, flat), rows, cols, tiles, motif_range)
+        return choose_trial(print_alone(descriptors), rows, cols, tiles, motif_range)
 
     sure = choice.fits and choice.coherent
     if sure and doubting:
@@ -328,22 +330,11 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
                        dearer=choice.trial.dearer, far_down=choice.trial.far_down)
 
 
-def first_look(descriptors: HalfDescriptors, motif_range: range = MOTIF_RANGE) -> HalfDescriptors:
-    """The descriptors self-labelling sorts the halves by first: the largest difference lined up where it sets the
-    half-types apart sharply (its sharpest jump at least SHARP_JUMP), else the six distances weighed (weighed).
-
-    Weighed everywhere, the halves sort right at the true number of types more often (dev families' photos whose tiles
-    are found: 238 -> 260 of 288, test families, never fitted on: 146 -> 169 of 214), but one figure printed in several
-    colours loses the sharp jump that the rest of self-labelling was measured with (emoji-animals easy 20003: 3.35 ->
-    1.24), and the whole pipeline reads dev photos worse (every edge right 237 -> 232 of 288; test 133 -> 145 of 216).
-    Weighed only where the lined-up difference is not sharp: sorted right dev 253, test 164; whole pipeline (the
-    families' 504 photos, seeds 20000 and 10000, no templates) every edge right dev 237 -> 235, test 133 -> 140.
-    """
-    tree = appearance_tree(descriptors)
-    gaps = type_count_gaps(tree, types_range(motif_range, len(descriptors.appearance)))
-    if gaps and max(gaps.values()) >= SHARP_JUMP:
-        return descriptors
-    return weighed(descriptors)
+def sets_types_apart(descriptors: HalfDescriptors, motif_range: range = MOTIF_RANGE) -> bool:
+    """Whether the descriptors' appearance sets some number of half-types apart sharply: its sharpest jump
+    (type_count_gaps) is at least SHARP_JUMP."""
+    gaps = type_count_gaps(appearance_tree(descriptors), types_range(motif_range, len(descriptors.appearance)))
+    return bool(gaps) and max(gaps.values()) >= SHARP_JUMP
 
 
 @dataclass(frozen=True)
