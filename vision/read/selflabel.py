@@ -267,7 +267,10 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # only): 12 MP never-seen photo 1.11 s whole process.
         by_print = printed()
         if all(sureness(by_print)) and by_print.trial.types > choice.trial.types:
-            choice = replace(choice, coherent=False, rivals=(by_print.trial.reading.labels,))
+            # the guess lies between the two readings only where the print's types stand apart sharply: else the
+            # puzzle's may be finer still than both, and no arrangement suiting both settles it
+            choice = replace(choice, coherent=False,
+                             rivals=(by_print.trial.reading.labels,) if types_sure(by_print.trial) else None)
         else:
             # A sure reading that the appearance blended of colours, pictures and print (the first look before
             # difference.py) groups otherwise, surely too, is a guess: two ways of seeing the halves each sure of
