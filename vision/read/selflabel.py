@@ -220,12 +220,12 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     # apart sharply. Weighed everywhere, the halves sort right at the true number of types more often (photos whose
     # tiles are found exactly: dev 233 -> 245 of 272, test families, never fitted on, 142 -> 161 of 199), but a
     # figure printed in several colours loses the sharp jump the rest of this was measured with (emoji-animals easy
-    # 20003: 3.35 -> 1.24), and the dev families read worse. Whole pipeline, no templates, the 504 family photos (seeds 20000 and
-    # 10000, halves cut at found corners, bench/families.py's judge), main -> weighed here only: every edge right dev
-    # 237 -> 237 of 288, test 134 -> 141 of 216; solved right dev 248 -> 245, test 155 -> 161 (weighed everywhere, on
-    # halves cut a session earlier where main read 237 / 133: dev 232, test 145; solved 244 / 164). Without consulting
-    # the centred look, dev 238, test 141, and the dim skiers (real) lost an edge: weighed, one half sorts wrongly at a
-    # jump of 1.40, where the centred look reads all at 1.53.
+    # 20003: 3.48 at the true 12 types -> 1.35, sharper at 11), and the dev families read worse. Whole pipeline, no
+    # templates, the 504 family photos (seeds 20000 and 10000, halves cut at found corners, bench/families.py's
+    # judge), main -> weighed here only: every edge right dev 237 -> 237 of 288, test 134 -> 141 of 216; solved right
+    # dev 248 -> 245, test 155 -> 161 (weighed everywhere, on halves cut a session earlier where main read 237 / 133:
+    # dev 232, test 145; solved 244 / 164). Without consulting the centred look, dev 238, test 141, and the dim skiers
+    # (real) lost an edge: weighed, one half sorts wrongly at a jump of 1.40, where the centred look reads all at 1.53.
     weighing = not sets_types_apart(lined_up, motif_range)
     descriptors = weighed(lined_up) if weighing else lined_up
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
