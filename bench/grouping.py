@@ -10,10 +10,10 @@ sorted by Ward's clustering of their appearance (self-labelling's first look, de
 largest difference of two halves lined up, difference.py; with --look weighed, six distances weighed, the first
 look where the lined-up difference sets no types apart sharply, descriptors.weighed; with --look blended,
 descriptors.blended: colours, pictures and structure, the first look before) cut at the TRUE number of half-types,
-so only the descriptors are judged: photos whose halves group exactly right, halves misplaced (not in their group's majority
-type), how many halves have a nearest neighbour of their own type, and the median over halves of (nearest other
-type) / (farthest own type) distance, above 1 where the types stand apart. Per face kind and motif kind, as these
-are where reading fails.
+so only the descriptors are judged: photos whose halves group exactly right, halves misplaced (not in their group's
+majority type), how many halves have a nearest neighbour of their own type, and the median over halves of (nearest
+other type) / (farthest own type) distance, above 1 where the types stand apart. Per face kind and motif kind, as
+these are where reading fails.
 """
 from __future__ import annotations
 
@@ -99,7 +99,8 @@ def main() -> int:
     parser.add_argument("--tiers", nargs="+", default=["medium", "hard"])
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--first-seed", type=int, default=20_000)
-    parser.add_argument("--look", choices=["first", "weighed", "blended"], default="first", help="the appearance judged")
+    parser.add_argument("--look", choices=["first", "weighed", "blended"], default="first",
+                        help="the appearance judged")
     parser.add_argument("--corners", choices=["true", "found"], default="true", help="where the tiles are cut")
     args = parser.parse_args()
     families = DEV if args.split == "dev" else TEST
