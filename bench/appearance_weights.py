@@ -27,7 +27,8 @@ from photosolve.scenes.scene import make_scene
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.pipeline import cut_halves
-from photosolve.vision.read.descriptors import APPEARANCE_WEIGHTS, appearance_distances, weighed_appearance
+from photosolve.vision.read.descriptors import (APPEARANCE_FLOOR, APPEARANCE_WEIGHTS, appearance_distances,
+                                              weighed_appearance)
 from photosolve.vision.read.selflabel import MOTIF_RANGE
 from photosolve.vision.read.trials import type_count_gaps, types_range
 from photosolve.vision.read.ward import cut_tree, ward_tree
@@ -76,7 +77,7 @@ def sorts_right(appearance: np.ndarray, truth: np.ndarray) -> tuple[bool, bool]:
 def pair_rows(distances: dict, truth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every two halves' log distances (pairs x 6) and whether they are copies of one half."""
     upper = np.triu_indices(len(truth), 1)
-    logs = np.stack([np.log(np.maximum(distances[name][upper], 1e-3)) for name in NAMES], axis=1)
+    logs = np.stack([np.log(np.maximum(distances[name][upper], APPEARANCE_FLOOR)) for name in NAMES], axis=1)
     return logs, (truth[:, None] == truth[None])[upper]
 
 
