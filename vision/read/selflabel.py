@@ -195,18 +195,18 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     meet at the cut or share colours (PLAUSIBLE; a pair only loosely so, beyond MEETS, makes it a guess) and that the
     tiles can be laid out with as read (or the finest reading that lays out with its cheapest pairing, finest_fitting,
     whose types stand apart sharply where the first's do); where it leaves a type unpaired, one that pairs every type
-    surely plausibly, fits and has at most one type fewer wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED),
-    as a motif shown by one half only must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are sorted
-    again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it pairs every type
-    (surely, where the first fitted loosely). When the reading is still a guess, the halves are compared again about
-    their edge's middle (describe_halves' `centred`) and that reading is taken where it is the better-founded one
-    (surer), unless the first lays out with types surely the puzzle's (types_sure); when it still is a guess, they are
-    sorted by their print alone (print_alone), and a reading that fits so, surely, with no fewer types than a look that
-    sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer types than that one is a guess
-    too). When nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing
-    that, the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
-    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to be a
-    guess (SelfReading.guessed).
+    surely plausibly, fits and has at most one type fewer wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as
+    a motif shown by one half only must lie on the frame, where the solver cannot check it. When none fits, or only
+    loosely, the halves are sorted again with their outlines weighed more (outline_weighed) and a reading that fits so
+    is taken, if it pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the
+    halves are compared again about their edge's middle (describe_halves' `centred`) and that reading is taken where it
+    is the better-founded one (surer), unless the first lays out with types surely the puzzle's (types_sure); when it
+    still is a guess, they are sorted by their print alone (print_alone), and a reading that fits so, surely, with no
+    fewer types than a look that sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer
+    types than that one is a guess too). When nothing fits either way, the sharpest reading that fits although some pair
+    of it is implausible; failing that, the one among the sharpest few plausible ones that the solver finds least costly
+    to repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL):
+    the reading is said to be a guess (SelfReading.guessed).
 
     With `doubting` False, the looks that only add doubt to a sure reading (the print alone and the blended
     appearance, below) are not taken: the labels and far_down are as with it, guessed and rivals may not be. For a
