@@ -12,7 +12,7 @@ import pytest
 from photosolve.scenes.evaluate import edges_right_up_to_renaming, true_edges_as_found
 from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import cut_halves, guess_settled, read_photo_edges
+from photosolve.vision.pipeline import cut_halves, read_photo_edges
 from photosolve.vision.read.trials import leaves_unpaired
 
 
@@ -73,18 +73,3 @@ def test_a_real_lone_type_as_vivid_as_the_rest_is_not_joined_to_its_look_alike()
     reading, truth = read_never_seen(10007)
     assert unpaired_in(truth)
     assert edges_right_up_to_renaming(reading.labels, truth) == truth.size
-
-
-def test_a_true_unpaired_type_does_not_yield_to_a_far_coarser_reading_that_pairs_up():
-    """photos-a medium 10007 (a dev family): six motifs, one shown by one half only, eleven types sorted right at
-    the sharpest jump. Six types, far coarser, pair up and lay out too (a coarser reading fits wherever the true one
-    does) at a jump not much weaker; only a reading one type fewer or finer may stand for an unpaired type (glare's
-    copies joined back, or a motif's two look-alike halves split)."""
-    scene = make_scene("family:photos-a:6", 10007, tier="medium")
-    halves = cut_halves(photo_from_array(scene.image), 9)
-    truth = np.array(true_edges_as_found([quad.corners for quad in halves.quads], scene.truth))
-    read = read_photo_edges(halves, "none", 3, 3)
-    assert unpaired_in(truth)
-    assert leaves_unpaired(read.reading)
-    assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
-    assert not read.guess or guess_settled(read, halves, 3, 3)  # not asked

@@ -195,18 +195,18 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     meet at the cut or share colours (PLAUSIBLE; a pair only loosely so, beyond MEETS, makes it a guess) and that the
     tiles can be laid out with as read (or the finest reading that lays out with its cheapest pairing, finest_fitting,
     whose types stand apart sharply where the first's do); where it leaves a type unpaired, one that pairs every type
-    surely plausibly, fits and has at most one type fewer wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as
-    a motif shown by one half only must lie on the frame, where the solver cannot check it. When none fits, or only
-    loosely, the halves are sorted again with their outlines weighed more (outline_weighed) and a reading that fits so
-    is taken, if it pairs every type (surely, where the first fitted loosely). When the reading is still a guess, the
-    halves are compared again about their edge's middle (describe_halves' `centred`) and that reading is taken where it
-    is the better-founded one (surer), unless the first lays out with types surely the puzzle's (types_sure); when it
-    still is a guess, they are sorted by their print alone (print_alone), and a reading that fits so, surely, with no
-    fewer types than a look that sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer
-    types than that one is a guess too). When nothing fits either way, the sharpest reading that fits although some pair
-    of it is implausible; failing that, the one among the sharpest few plausible ones that the solver finds least costly
-    to repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL):
-    the reading is said to be a guess (SelfReading.guessed).
+    surely plausibly and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as a motif shown by one half
+    only must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are sorted
+    again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it pairs every type
+    (surely, where the first fitted loosely). When the reading is still a guess, the halves are compared again about
+    their edge's middle (describe_halves' `centred`) and that reading is taken where it is the better-founded one
+    (surer), unless the first lays out with types surely the puzzle's (types_sure); when it still is a guess, they are
+    sorted by their print alone (print_alone), and a reading that fits so, surely, with no fewer types than a look that
+    sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer types than that one is a guess
+    too). When nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing
+    that, the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
+    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to be a
+    guess (SelfReading.guessed).
 
     With `doubting` False, the looks that only add doubt to a sure reading (the print alone and the blended
     appearance, below) are not taken: the labels and far_down are as with it, guessed and rivals may not be. For a
@@ -379,16 +379,6 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
         if chosen is not None and (not leaves_unpaired(chosen.reading)
                                    or gaps[types] < PAIRED_OVER_UNPAIRED * chosen.gap):
             break
-        if chosen is not None and types < chosen.types - 1:
-            # What leaves a type unpaired is copies split off by glare (one type fewer joins them back) or a motif's
-            # two look-alike halves read as one type (one more splits them); a reading coarser still lays the tiles
-            # out wherever the true one does, so its fitting says nothing against a true unpaired type. Whole
-            # pipeline, no templates (the 504 family photos at found corners, seeds 20000 + 10000), any coarser
-            # reading -> these: every edge right dev 237 -> 238 of 288 (photos-a medium 10007: eleven types, one a
-            # motif's only half, lost to six that pair up; now right unasked), solved right 245 -> 246, questions
-            # 105 as before (emoji-nature hard 20001 now asked: its blended look, no longer coarsened, sees it
-            # otherwise); test families (never tuned on) unchanged on every figure.
-            continue
         found, rival, others = None, False, []
         fitting = []  # the labels of the other plausible pairings of these types that lay out too
         evidence = pairing_evidence(descriptors, tree, types)
