@@ -19,12 +19,6 @@ from .features import THUMB, band_features
 from .halfmatch import shifted_distances, small_pictures
 from .structure import structure_distances
 
-# When no reading fits, the halves are sorted again with the silhouette's distances, on their typical scale, added
-# at this weight to the appearance (which already holds them once, with the colour picture). Measured on the 120
-# dev photos: 0.5 alone is lost as often as it helps; only where nothing fits, it made 2 of 5 fit, none worse.
-# Moved to 0.3 or 0.8: dev and test as set; so again with the third look (--balance).
-OUTLINE_RETRY = 0.5
-
 # The colour histograms' weight in the appearance, against the pictures' and the structure's (each on its own
 # typical scale). With the third look (--balance; as set dev 96/60/6, test 39/18/6; photos asked dev 78, test 48):
 # 0 dev 87/68/13, test 36/17/10; 0.25 dev 98/72/5 asked 67, test 38/17/6 asked 49; 0.5 dev 100/70/5 asked 69, test
@@ -40,7 +34,7 @@ class HalfDescriptors:
     the types into motifs)."""
 
     # (halves, halves): squared appearance distances on their typical scale, the look's own (describe_halves: the
-    # largest difference lined up, or the blended one about the edge's middle; outline_weighed, print_alone)
+    # largest difference lined up, or the blended one about the edge's middle; print_alone)
     appearance: np.ndarray
     colours: np.ndarray  # (halves, C): Hellinger colour histograms of the motif pixels
     chroma: np.ndarray  # (halves,): mean Lab chroma over each half's territory: how vivid it is
@@ -160,17 +154,6 @@ def weighed(descriptors: HalfDescriptors) -> HalfDescriptors:
 def blended(descriptors: HalfDescriptors, centred: bool = False) -> HalfDescriptors:
     """The descriptors with the appearance blended of three of their distances (blended_of)."""
     return replace(descriptors, appearance=blended_of(descriptors.distances, centred))
-
-
-def outline_weighed(descriptors: HalfDescriptors, flat: np.ndarray, face: np.ndarray = WHITE_LAB) -> HalfDescriptors:
-    """The descriptors with the silhouettes weighed more in the appearance (OUTLINE_RETRY).
-
-    Where a motif's head and tail share their colours and their outlines differ little, copies of the two sort
-    into one type and no reading fits (never-seen hard 30059: cats of six colours, each head nearer its own
-    tail than any other head); their outlines still tell them apart.
-    """
-    silhouettes = shifted_distances(small_pictures(flat, face)[..., 3:])
-    return replace(descriptors, appearance=descriptors.appearance + OUTLINE_RETRY * on_typical_scale(silhouettes))
 
 
 def print_alone(descriptors: HalfDescriptors) -> HalfDescriptors:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ...solver.repair import repair
 from .classify import Reading
-from .descriptors import HalfDescriptors, blended, describe_halves, outline_weighed, print_alone, weighed
+from .descriptors import HalfDescriptors, blended, describe_halves, print_alone, weighed
 from .face import WHITE_LAB
 from .naming import motif_names
 from .pairing import cheapest_pairings, incoherence_of, motif_labels, pairing_of
@@ -44,7 +44,7 @@ from .ward import cut_tree
 # it dev 97/61/7, test 39/18/7). COHERENT, MEETS, PLAUSIBLE, RIVAL, PAIRED_OVER_UNPAIRED, WEAK_JUMP and posterior.py's
 # OUTLIER were measured again with the third look (2026-11-27, --balance: the halves cut and balanced again on every
 # line; as set so dev 96/60/6, test 39/18/6): "With the third look" below; PAIRINGS_TRIED, WASHED_OUT and the
-# FALLBACK_* ones too, and descriptors.py's OUTLINE_RETRY and HISTOGRAM_WEIGHT (named then). COHERENT, PLAUSIBLE,
+# FALLBACK_* ones too, and descriptors.py's HISTOGRAM_WEIGHT (named then). COHERENT, PLAUSIBLE,
 # PAIRINGS_TRIED, DEEPER and WASHED_OUT live in trials.py, with the readings they shape.
 SELF_READ_NAME = "learned from the photo"  # the name of the set a photo read on its own amounts to
 MOTIF_RANGE = range(3, 9)  # how many motifs a puzzle may have
@@ -196,17 +196,15 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     tiles can be laid out with as read (or the finest reading that lays out with its cheapest pairing, finest_fitting,
     whose types stand apart sharply where the first's do); where it leaves a type unpaired, one that pairs every type
     surely plausibly and fits wins if its jump is not much weaker (PAIRED_OVER_UNPAIRED), as a motif shown by one half
-    only must lie on the frame, where the solver cannot check it. When none fits, or only loosely, the halves are sorted
-    again with their outlines weighed more (outline_weighed) and a reading that fits so is taken, if it pairs every type
-    (surely, where the first fitted loosely). When the reading is still a guess, the halves are compared again about
-    their edge's middle (describe_halves' `centred`) and that reading is taken where it is the better-founded one
-    (surer), unless the first lays out with types surely the puzzle's (types_sure); when it still is a guess, they are
-    sorted by their print alone (print_alone), and a reading that fits so, surely, with no fewer types than a look that
-    sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer types than that one is a guess
-    too). When nothing fits either way, the sharpest reading that fits although some pair of it is implausible; failing
-    that, the one among the sharpest few plausible ones that the solver finds least costly to repair. Both are guesses,
-    as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the reading is said to be a
-    guess (SelfReading.guessed).
+    only must lie on the frame, where the solver cannot check it. When the reading is a guess, the halves are compared
+    again about their edge's middle (describe_halves' `centred`) and that reading is taken where it is the
+    better-founded one (surer), unless the first lays out with types surely the puzzle's (types_sure); when it still is
+    a guess, they are sorted by their print alone (print_alone), and a reading that fits so, surely, with no fewer types
+    than a look that sees colour lays the tiles out with, is taken as a guess (and a sure reading of fewer types than
+    that one is a guess too). When nothing fits either way, the sharpest reading that fits although some pair of it is
+    implausible; failing that, the one among the sharpest few plausible ones that the solver finds least costly to
+    repair. Both are guesses, as is a reading when two pairings of the chosen types about as cheap both fit (RIVAL): the
+    reading is said to be a guess (SelfReading.guessed).
 
     With `doubting` False, the looks that only add doubt to a sure reading (the print alone and the blended
     appearance, below) are not taken: the labels and far_down are as with it, guessed and rivals may not be. For a
@@ -231,15 +229,6 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     choice = choose_trial(descriptors, rows, cols, tiles, motif_range)
     # the most half-types a look that sees colour reads and lays the tiles out with
     finest = choice.trial.types if choice.fits else 0
-    loosely = choice.fits and choice.trial.incoherence > MEETS  # fits, but with a pair only loosely plausible
-    if not choice.fits or loosely:
-        outlined = choose_trial(outline_weighed(descriptors, flat, face), rows, cols, tiles, motif_range)
-        # a second sort that leaves a type unpaired fits whenever that type lies on the frame: it proves nothing;
-        # and a loosely plausible fit yields only to one surely plausible whose types stand apart more sharply (as
-        # the centred look below)
-        if (outlined.fits and not leaves_unpaired(outlined.trial.reading)
-                and not (loosely and (outlined.trial.incoherence > MEETS or not sharper(outlined, choice)))):
-            choice = replace(outlined, costs={**choice.costs, **outlined.costs}, rivals=rivals_after(outlined, choice))
     if not (choice.fits and choice.coherent) or (weighing and not types_sure(choice.trial)):
         # Compared again about their edge's middle (rectify.motif_weight), where a half's own print lies: a busy face or
         # the corners of the tile's other halves fill the rest of its band, at another place on every copy. Taken where
