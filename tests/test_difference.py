@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from photosolve.vision.read.difference import largest_differences, shifted_by, with_shifts
+from photosolve.vision.read.difference import PAIRS_AT_ONCE, largest_differences, shifted_by, with_shifts
 from .test_selflabel_print import halves_at_true_corners
 
 
@@ -61,3 +61,15 @@ def test_a_picture_shifted_alone_is_the_one_among_every_shift():
     which, chosen = np.array([0, 4, 2, 2]), np.array([0, 48, 3, 45])  # shift 0 is (-3, -3), 48 is (3, 3)
     assert np.array_equal(shifted_by(pictures, which, shifts[chosen])[:, cells], every[which, chosen])
     assert not np.array_equal(every[2, 3], every[2, 24])  # shift 24 is (0, 0): the shifts do move the picture
+
+
+def test_a_pair_differs_as_much_whichever_halves_are_compared_beside_it():
+    """The pairs are compared a few dozen at a time (PAIRS_AT_ONCE): a photo's 630 pairs fall into several batches,
+    and each pair's difference is its own, as when the two are compared alone."""
+    bands, _, _ = halves_at_true_corners("emoji-food", 6, 10001, "hard")
+    flat = bands.reshape(-1, *bands.shape[2:])
+    every = largest_differences(flat)
+    assert len(flat) * (len(flat) - 1) // 2 > 2 * PAIRS_AT_ONCE
+    for one, other in ((0, 1), (3, 30), (34, 35)):  # the first pair, one in a middle batch, the last
+        alone = largest_differences(flat[[one, other]])
+        assert np.isclose(alone[0, 1], every[one, other], rtol=1e-3)
