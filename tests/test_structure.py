@@ -17,9 +17,9 @@ from photosolve.scenes.scene import make_scene
 from photosolve.vision.load import photo_from_array
 from photosolve.vision.read.descriptors import describe_halves
 from photosolve.vision.read.features import white_bands
-from photosolve.vision.read.structure import structure_distances
+from photosolve.vision.read.structure import POSES, print_distances, structure_distances
 from photosolve.vision.read.ward import cut_tree, ward_tree
-from photosolve.vision.rectify import motif_weight, rectify_all
+from photosolve.vision.rectify import motif_weight, posed, rectify_all
 from photosolve.vision.types import TileQuad
 
 
@@ -88,3 +88,21 @@ def test_halves_on_a_busy_printed_face_sort_into_their_true_types():
     halves = halves_at_true_corners("photos-a", 4, 20008)
     assert not groups_right(*halves)
     assert groups_right(*halves, centred=True)
+
+
+def test_a_half_turned_and_scaled_a_little_is_itself_in_some_pose(crops_of_one_photo):
+    flat, _, truth = crops_of_one_photo
+    turned = posed(flat[:4], 1.5, 1.025)  # an outline whose corners are 2-3 pixels off on a 128-pixel tile
+    both = np.concatenate([flat[:4], turned])
+    pairs = np.arange(4), np.arange(4) + 4
+    as_cut, registered = structure_distances(both)[pairs], structure_distances(both, poses=POSES)[pairs]
+    assert np.all(registered < as_cut)
+    others = structure_distances(flat, poses=POSES)[:4][truth[:4, None] != truth[None]]
+    assert registered.max() < others.min()
+
+
+def test_print_distances_are_structure_distances_made_together(crops_of_one_photo):
+    flat = crops_of_one_photo[0][:12]
+    over_band, centred = print_distances(flat, POSES)
+    assert np.allclose(over_band, structure_distances(flat, poses=POSES), atol=1e-6)
+    assert np.allclose(centred, structure_distances(flat, centred=True, poses=POSES), atol=1e-6)

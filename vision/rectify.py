@@ -57,6 +57,16 @@ def top_band(square: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(square[: int(round(square.shape[0] * BAND_DEPTH))])
 
 
+def posed(bands: np.ndarray, turn: float, scale: float) -> np.ndarray:
+    """The bands (n x h x w x C, edge on top) as they would read had their tile's outline been found turned by
+    `turn` degrees and `scale` times as large, about the tile's centre (half a side below the edge's middle): a
+    found outline a few pixels off at its corners turns and scales a tile's halves as much as it shifts them."""
+    height, width = bands.shape[1:3]
+    matrix = cv2.getRotationMatrix2D((width / 2, width / 2), turn, scale)
+    return np.stack([cv2.warpAffine(band, matrix, (width, height), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE) for band in bands])
+
+
 def motif_weight(height: int, width: int) -> np.ndarray:
     """How much each pixel of a top band (height x width, edge on top) counts when two halves are compared: a bell
     about the edge's middle, MOTIF_SPREAD of a side wide, 1 there."""
