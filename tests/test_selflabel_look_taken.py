@@ -3,7 +3,7 @@ test_selflabel_looks.py, at true corners).
 
 A first look whose half-types stand apart sharply, every one paired, and lay the tiles out keeps its types when its
 doubt is only which pairing: a later look's other types do not replace them (displaces). And the print alone is
-taken (as a guess, unless its types stand apart sharply) over looks that see colour and read more half-types only where those lay the tiles out: finer
+taken (as a guess) over looks that see colour and read more half-types only where those lay the tiles out: finer
 types that lay out nowhere say nothing of the puzzle's.
 
 The photos go through the whole pipeline (segmentation included), as bench/families.py reads them with no templates.
@@ -40,9 +40,8 @@ def test_sharp_types_are_kept_over_a_later_looks_surer_reading():
 def test_the_print_is_taken_over_finer_types_that_lay_out_nowhere():
     """Photos A, medium (dev): three photo crops on a strong face. The first look reads nine half-types and the
     centred look seven, and the tiles lay out with neither; the print alone reads six, surely, and they lay out. It
-    was passed over for reading fewer types than the looks that see colour (31 of 36 edges); now it is taken, and
-    every edge is right. Its types stand apart as sharply as PRINT_SURE (registered in poses), so it is taken
-    unasked, blind to colour as the print is (a print's weaker jump would be asked about)."""
+    was passed over for reading fewer types than the looks that see colour (31 of 36 edges); now it is taken, as a
+    guess, and every edge is right."""
     read, truth = read_family_photo("photos-a", 3, 20011, "medium")
     assert edges_right_up_to_renaming(read.reading.labels, truth) == truth.size
-    assert not read.guess
+    assert read.guess  # the print is blind to colour: asked about

@@ -110,13 +110,6 @@ WEAK_JUMP = 1.2
 # The same test of types surely the puzzle's (types_sure) lets a pairing dearer than one that does not lay out be
 # taken unasked (dearer_than_tried), and keeps a later look's reading from replacing one that lays out (self_label).
 SHARP_JUMP = 2.0
-# A reading of the print alone whose types stand apart at least this sharply (type_count_gaps) is no guess, blind to
-# colour as the print is: registered in poses (structure.POSES), the print alone cut at its sharpest jump was right,
-# where that jump was 2.5 or more, on 50 of 51 dev photos and 19 of 20 test ones (halves at found corners of the
-# family photos whose tiles are all found exactly; at 2.0-2.5, 44 of 52 and 24 of 35). Taken so where no look that
-# sees colour is sure (whole pipeline, no templates, the 504 family photos, against asking): asked dev 104 -> 101 of
-# 288, all three read right; every other figure of dev and of the test families (never tuned on) as before.
-PRINT_SURE = 2.5
 
 
 @dataclass(frozen=True)
@@ -308,12 +301,10 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # nothing of it. Counted whatever they read, whole pipeline (seeds 20000 + 10000, no templates): every edge
         # right dev 82/76/64 -> 82/77/65 of 96, solved right likewise +1 +1 (emoji-animals hard 10002: the first
         # look's eleven types and photos-a medium 20011's nine lay out no way); questions and wrong solutions unasked
-        # as before; test families (never tuned on) unchanged on every figure. Where the print sets its types apart
-        # as sharply as PRINT_SURE, its reading is taken unasked.
+        # as before; test families (never tuned on) unchanged on every figure.
         by_print = printed()
         if all(sureness(by_print)) and by_print.trial.types >= finest:
-            choice = replace(by_print, coherent=by_print.trial.gap >= PRINT_SURE,
-                             costs={**choice.costs, **by_print.costs}, rivals=None)
+            choice = replace(by_print, coherent=False, costs={**choice.costs, **by_print.costs}, rivals=None)
     if not choice.fits and choice.loose is not None:
         # A guess either way, but a better one than a repair: a motif's halves that meet badly at the cut and
         # differ in colour (a figure cut through a thin part, under glare) still let the tiles lay out as read,
