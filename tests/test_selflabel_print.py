@@ -3,13 +3,13 @@
 A dev art family's hard photo (emoji food, six motifs alike in colour, printed borders, glare): sorted by colours,
 pictures and print together over the whole band (the blended look), some half-types are mixed, and no reading is
 sure; about the edge's middle, with the print registered in small turns and scalings (structure.POSES), that look
-now reads it right and surely (before, it mixed types too). Sorted by the print alone, about the edge's middle, every half falls
-with its copies, and the tiles lay out with that reading. (Self-labelling's first look, the halves lined up by where
-they differ most, now reads this photo right and sure.) As the print alone is blind to colour (a figure printed in
-two colours is one print), such a reading is taken but asked about. And where colours give a sure reading of fewer
-half-types than the print alone surely reads (figures alike in colour: two motifs taken for one still lay out; a
-medium photo of the same family, where the blended look surely reads nine half-types and the print twelve), the
-reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
+now reads it right and surely (before, it mixed types too). Sorted by the print alone, about the edge's middle,
+every half falls with its copies, and the tiles lay out with that reading. (Self-labelling's first look, the halves
+lined up by where they differ most, now reads this photo right and sure.) As the print alone is blind to colour (a
+figure printed in two colours is one print), such a reading is taken but asked about. And where colours give a sure
+reading of fewer half-types than the print alone surely reads (figures alike in colour: two motifs taken for one
+still lay out; a medium photo of the same family, where the blended look surely reads nine half-types and the print
+twelve), the reading is a guess. Halves are cut at the true corners, so only self-labelling is tested.
 """
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def posed_details(flat: np.ndarray, poses: tuple) -> np.ndarray:
     details = []
     for pose in poses:
         small = np.stack([cv2.resize(lab, size, interpolation=cv2.INTER_AREA)
-                          for lab in (labs if pose == (0.0, 1.0) else posed(labs, *pose))])
+                          for lab in (labs if pose == UNMOVED[0] else posed(labs, *pose))])
         details.append(small - np.stack([cv2.GaussianBlur(picture, (0, 0), BLUR) for picture in small]))
     return np.stack(details)
 
@@ -75,7 +75,7 @@ def print_distances(flat: np.ndarray, poses: tuple = UNMOVED, centrings: tuple =
     halves as cut): wall 1.04 times, cpu 1.07 times, peak memory 235 -> 260 MiB; as cut, these products make the
     same distances (within 1e-6) in half the time the shifted copies weighed and centred one by one took."""
     details = posed_details(flat, poses)
-    unmoved = details[poses.index((0.0, 1.0))]
+    unmoved = details[poses.index(UNMOVED[0])]
     best = np.max([_best_correlations(unmoved, moved, centrings) for moved in details], axis=0)
     found = []
     for correlations in best:
