@@ -1,7 +1,7 @@
 """How well photos of the art families are read, per family and per tier, in two ways of reading.
 
     python bench/families.py [--per-tier 12] [--families emoji-animals ...] [--tiers easy medium hard] [--jpeg 90]
-                             [--clutter 3]
+                             [--clutter 3] [--jobs 2] [--cache DIR]
 
 Each photo is a family's puzzle (4 motifs on 3x3 mostly; 3, 5 and 6 too) made by scenes/families.py. It is read
   none:    as `photosolve PHOTO` reads it (read_photo_edges with no set asked for): the bundled sets are tried
@@ -18,14 +18,27 @@ Where a photo read with no templates has some edge wrong, the stage that failed 
 and tier: its tiles not found exactly; its halves sorted wrongly at the true number of half-types by each of the
 ways self-labelling looks at them (descriptors); or sorted right by one of them, at that look's sharpest jump or
 not (the choice of the number of types, the pairing, or the look).
+
+--cache DIR keeps each photo's cut halves (pipeline.cut_halves) for the next run, under a name that holds a
+fingerprint of the source that draws the photos and cuts them (the modules that make_scene and cut_halves reach)
+and of OpenCV's and numpy's versions: a change to reading alone is judged again in a third of
+the time, and a change to finding or drawing cuts afresh. --jobs N reads N photos at a time.
 """
 from __future__ import annotations
 
 import argparse
+import ast
+import functools
+import hashlib
+import os
+import pickle
 import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from photosolve.cli.photo_cmd import questions_before_solving
@@ -140,19 +153,71 @@ FAILED = {"exact": False, "edges": False, "edges_right": 0, "edge_count": 36, "s
           "wrong_unasked": False}
 
 
-def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None, clutter: int = 0) -> dict[str, dict]:
-    motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
+PACKAGE = Path(__file__).resolve().parent.parent
+# where drawing a photo (make_scene, family_artwork, the --jpeg and --clutter steps) and cutting its halves
+# (pipeline.cut_halves, photo_from_array) start; the modules these import are followed from them
+CUTTING = ("scenes/scene.py", "scenes/families.py", "scenes/photograph.py", "scenes/clutter.py",
+           "vision/find/segment.py", "vision/rectify.py", "vision/read/features.py", "vision/read/doubt.py",
+           "vision/load.py")
+# reading, which doubt.py imports for with_outline_doubt; cutting uses doubt.outline_supports alone
+NOT_CUTTING = ("vision/read/classify.py",)
+
+
+@functools.cache
+def cutting_fingerprint() -> str:
+    """A short hash of everything a photo's cut halves depend on: the source of the modules that drawing and
+    cutting reach by relative imports (CUTTING), and OpenCV's and numpy's versions."""
+    sources = set()
+    waiting = [PACKAGE / name for name in CUTTING]
+    while waiting:
+        path = waiting.pop()
+        if path in sources or not path.exists() or path.relative_to(PACKAGE).as_posix() in NOT_CUTTING:
+            continue
+        sources.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                stem = base.joinpath(*(node.module or "").split(".")) if node.module else base
+                waiting += [stem.with_suffix(".py"), stem / "__init__.py"]
+                waiting += [stem / f"{alias.name}.py" for alias in node.names]
+    digest = hashlib.sha1(f"{cv2.__version__} {np.__version__}".encode())
+    for path in sorted(sources):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def photo_halves(family: str, seed: int, tier: str, motifs: int, jpeg: int | None, clutter: int,
+                 cache: Path | None) -> dict:
+    """The photo's truth, its cut halves (None when its tiles are not found) and the seconds cutting took, from the
+    cache when it has them (drawing a photo takes longer than judging it)."""
+    path = (cache / f"{family}_{tier}_{seed}_j{jpeg}_c{clutter}_{cutting_fingerprint()}.pickle") if cache else None
+    if path is not None and path.exists():
+        return pickle.loads(path.read_bytes())
     scene = make_scene(f"family:{family}:{motifs}", seed, tier=tier, clutter=clutter)
-    truth = scene.truth
-    art = family_artwork(family, motifs, seed)
     started = time.perf_counter()
     try:
         # the scene is a JPEG already (its tier's quality); --jpeg saves it once more, as a photo re-saved or sent on
         image = scene.image if jpeg is None else decode_jpeg(encode_jpeg(scene.image, jpeg))
-        halves = cut_halves(photo_from_array(image), truth["rows"] * truth["cols"])
+        halves = cut_halves(photo_from_array(image), scene.truth["rows"] * scene.truth["cols"])
     except VisionError:
         halves = None
-    found_seconds = time.perf_counter() - started
+    cut = {"truth": scene.truth, "halves": halves, "seconds": time.perf_counter() - started}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(pickle.dumps(cut))
+        partial.replace(path)
+    return cut
+
+
+def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None, clutter: int = 0,
+              cache: Path | None = None) -> dict[str, dict]:
+    motifs = MOTIF_CYCLE[seed % len(MOTIF_CYCLE)]
+    art = family_artwork(family, motifs, seed)
+    cut = photo_halves(family, seed, tier, motifs, jpeg, clutter, cache)
+    truth, halves = cut["truth"], cut["halves"]
     out = {}
     for mode in modes:
         templates = teacher_templates(truth, art, seed) if mode == "learned" else NO_TEMPLATES
@@ -162,7 +227,7 @@ def run_photo(family: str, seed: int, tier: str, modes, jpeg: int | None = None,
         else:
             began = time.perf_counter()
             outcome = judge(halves, mode, templates, truth)
-            outcome["seconds"] = found_seconds + time.perf_counter() - began
+            outcome["seconds"] = cut["seconds"] + time.perf_counter() - began
         outcome.update(layout=truth["layout"], motifs=motifs, kind=motif_kind(art), face=face_kind(art),
                        table=truth["conditions"]["background"], size=truth["conditions"]["size"])
         out[mode] = outcome
@@ -180,6 +245,9 @@ def main() -> int:
     parser.add_argument("--jpeg", type=int, metavar="QUALITY",
                         help="save each photo (a JPEG already) once more as a JPEG of this quality (1-100), a "
                              "change no person sees, to see how steady the readings are")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="photos read at a time (default 1)")
+    parser.add_argument("--cache", type=Path, metavar="DIR",
+                        help="keep each photo's cut halves here for the next run (see above)")
     parser.add_argument("--clutter", type=int, default=0, metavar="N",
                         help="lay up to N things (pens, notes, coins, phones) on the table beside the tiles "
                              "(scenes/clutter.py); the photo learned from stays as it is")
@@ -188,6 +256,8 @@ def main() -> int:
         parser.error("--jpeg: a quality from 1 to 100")
     if args.clutter < 0:
         parser.error("--clutter: a number of things, 0 or more")
+    if args.jobs < 1:
+        parser.error("--jobs: a number of photos, 1 or more")
     print(f"photosolve art families — {args.per_tier} photos per family and tier, seeds from {args.first_seed}, "
           f"{f'saved again as JPEG quality {args.jpeg}, ' if args.jpeg else ''}"
           f"{f'up to {args.clutter} things on the table, ' if args.clutter else ''}{time.strftime('%Y-%m-%d %H:%M')}")
@@ -195,17 +265,20 @@ def main() -> int:
           f"{'asked':>6} {'wrong':>6} {'edge%':>7} {'s/photo':>8}")
     failures = []
     totals = defaultdict(list)
-    for family in args.families:
-        split = FAMILIES[family].split
-        for tier in args.tiers:
+    groups = [(family, tier) for family in args.families for tier in args.tiers]
+    photos = [(family, args.first_seed + i, tier, args.modes, args.jpeg, args.clutter, args.cache)
+              for family, tier in groups for i in range(args.per_tier)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        outcomes = pool.map(_run_photo, photos) if args.jobs > 1 else map(_run_photo, photos)
+        for family, tier in groups:
+            split = FAMILIES[family].split
             rows = defaultdict(list)
             for i in range(args.per_tier):
-                seed = args.first_seed + i
-                for mode, outcome in run_photo(family, seed, tier, args.modes, args.jpeg, args.clutter).items():
+                for mode, outcome in next(outcomes).items():
                     rows[mode].append(outcome)
                     totals[(split, tier, mode)].append(outcome)
                     if not (outcome["edges"] and outcome["solved"] and not outcome["asked"]):
-                        failures.append((family, tier, mode, seed, outcome))
+                        failures.append((family, tier, mode, args.first_seed + i, outcome))
             for mode in args.modes:
                 print(_line(family, split, tier, mode, rows[mode]), flush=True)
     print("\nby split (dev: fit and tune on these; test: report only)")
@@ -229,6 +302,10 @@ def main() -> int:
                   f"{'  learning failed' if o.get('learn_failed') else ''}"
                   f"{'  (' + o['stage'] + ')' if o.get('stage') else ''}")
     return 0
+
+
+def _run_photo(arguments: tuple) -> dict[str, dict]:
+    return run_photo(*arguments)
 
 
 def _line(family: str, split: str, tier: str, mode: str, outcomes: list[dict]) -> str:
