@@ -19,10 +19,11 @@ and tier: its tiles not found exactly; its halves sorted wrongly at the true num
 ways self-labelling looks at them (descriptors); or sorted right by one of them, at that look's sharpest jump or
 not (the choice of the number of types, the pairing, or the look).
 
---cache DIR keeps each photo's cut halves (pipeline.cut_halves) for the next run, under a name that holds a
-fingerprint of the source that draws the photos and cuts them (the modules that make_scene and cut_halves reach)
-and of OpenCV's and numpy's versions: a change to reading alone is judged again in a third of
-the time, and a change to finding or drawing cuts afresh. --jobs N reads N photos at a time.
+--cache DIR keeps each photo's truth and cut halves (pipeline.cut_halves) for the next run, under a name that holds
+a fingerprint of the source that draws the photos and cuts them (the modules that make_scene and cut_halves reach)
+and of OpenCV's and numpy's versions: a change to reading alone is judged again in half the time (2 cores, both
+seed ranges, no templates: 63 minutes drawn and cut, 29 from the cache), and a change to finding or drawing cuts
+afresh. --jobs N reads N photos at a time.
 """
 from __future__ import annotations
 
