@@ -31,7 +31,6 @@ import argparse
 import ast
 import functools
 import hashlib
-import os
 import pickle
 import sys
 import time
@@ -47,7 +46,7 @@ from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, list
                                         true_edges_as_found)
 from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
 from photosolve.scenes.photograph import decode_jpeg, encode_jpeg
-from photosolve.scenes.scene import make_scene
+from photosolve.scenes.scene import _atomic_write, make_scene
 from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
@@ -206,10 +205,7 @@ def photo_halves(family: str, seed: int, tier: str, motifs: int, jpeg: int | Non
         halves = None
     cut = {"truth": scene.truth, "halves": halves, "seconds": time.perf_counter() - started}
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.partial")
-        partial.write_bytes(pickle.dumps(cut))
-        partial.replace(path)
+        _atomic_write(path, pickle.dumps(cut))
     return cut
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from photosolve.vision.rectify import territory
 
-KEEP = 60  # keypoints a half keeps, its strongest: about 1 per 12 x 12 pixels of a 128-pixel tile's half
+KEEP = 60  # keypoints a half keeps, its strongest: about 1 per 8 x 8 pixels of a 128-pixel tile's half
 RADIUS = 8.0  # pixels of a 128-pixel tile a copy's keypoint may lie off: 6% of a side, as halfmatch's shifts
 RATIO = 0.85  # a match counts when its descriptor is this much nearer than the second best (Lowe's ratio test)
 EDGE_ROWS = 3  # rows nearest the edge left out, where a wrong outline shows table (halfmatch.EDGE_ROWS's 3%)
