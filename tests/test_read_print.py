@@ -42,7 +42,7 @@ def labels_in_truth(reading, templates, truth_dict):
 
 
 def test_print_reads_the_halves_features_alone_misread():
-    halves, truth, templates, truth_dict = photo_and_set("photos-a", 4, 10006, "easy")
+    halves, truth, templates, truth_dict = photo_and_set("photos-a", 4, 10001, "hard")
     assert truth.all()  # every tile found where it lies
     alone = labels_in_truth(by_features_alone(halves, templates), templates, truth_dict)
     both = labels_in_truth(read_edges(halves, templates), templates, truth_dict)

@@ -22,10 +22,11 @@ def read_family_photo(family: str, motifs: int, seed: int, tier: str):
 
 
 def test_a_dearer_pairing_that_lays_out_is_asked_about():
-    """Emoji nature, medium (dev): the halves sorted into ten types and paired the cheapest plausible way leave the
-    tiles no layout; a dearer pairing (the fourth cheapest) lays out, but reads 28 of 36 edges. It was given
-    unasked; now the motifs are a guess with no known readings it lies between, so photosolve asks."""
-    read, truth = read_family_photo("emoji-nature", 4, 10006, "medium")
+    """Emoji animals, medium (dev): the halves sorted into six types and paired the cheapest plausible way leave the
+    tiles no layout; a dearer pairing among the few cheapest lays out, but reads 22 of 36 edges (the puzzle shows
+    four motifs, not three). Given unasked it would be a wrong solution; the motifs are a guess with no known
+    readings it lies between, so photosolve asks."""
+    read, truth = read_family_photo("emoji-animals", 4, 20004, "medium")
     assert edges_right_up_to_renaming(read.reading.labels, truth) < truth.size
     assert read.guess and read.rivals is None
     assert "less likely" in read.guess  # the reason the person is told
