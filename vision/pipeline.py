@@ -147,7 +147,7 @@ def read_photo_edges(halves: Halves, wanted: str | None, rows: int, cols: int,
 
 def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motifs: int | None = None
                            ) -> EdgeReading:
-    from .read.selflabel import MOTIF_RANGE, self_label
+    from .read.selflabel import MOTIF_RANGE, WHY_GUESSED, self_label
     from .read.steadiness import resaved, unless_unsteady
 
     motif_range = MOTIF_RANGE if motifs is None else range(motifs, motifs + 1)
@@ -173,8 +173,7 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
              f"one does, so the {found.motifs} motifs read are a guess" if found.dearer else
              f"the same photo saved once more sorts the halves into motifs otherwise, so the {found.motifs} motifs "
              f"read are a guess" if found.unsteady else
-             f"the halves could not be paired into motifs one way only (two halves of a motif meet at the cut or "
-             f"share their colours), so the {found.motifs} motifs read are a guess")
+             f"{WHY_GUESSED.get(found.doubt, WHY_GUESSED[''])}, so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,
                        f"{why}; {found.motifs} motifs found in the photo itself", guess, found.rivals)
 

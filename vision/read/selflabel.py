@@ -110,6 +110,21 @@ WEAK_JUMP = 1.2
 # The same test of types surely the puzzle's (types_sure) lets a pairing dearer than one that does not lay out be
 # taken unasked (dearer_than_tried), and keeps a later look's reading from replacing one that lays out (self_label).
 SHARP_JUMP = 2.0
+# Why a reading that lays the tiles out is still a guess (SelfReading.doubt), for the person asked: another pairing of
+# its types lays out about as cheaply, or the cut alone or the colours alone prefer one that does; a pair of it meets
+# at the cut and shares colours only loosely (MEETS); the halves look like more types than it reads (coarser_than_seen,
+# or the print alone surely reads more); another look at the halves (the blended appearance) surely groups them
+# otherwise; it was read by the print alone, blind to colour.
+PAIRING, LOOSE, COARSER, LOOKS, PRINT = "pairing", "loose", "coarser", "looks", "print"
+# each, as the person is told it (vision.pipeline.read_photo_edges: "..., so the N motifs read are a guess")
+WHY_GUESSED = {
+    PAIRING: "the halves' types pair into motifs more than one way that lays the tiles out, none much likelier",
+    LOOSE: "two half-types read as one motif's halves neither meet well at the cut nor share their colours",
+    COARSER: "the halves look like more motifs than are read, and fewer motifs lay the tiles out wherever more do",
+    LOOKS: "the halves compared another way (colours, pictures and print together) surely sort otherwise",
+    PRINT: "the halves were sorted by their print alone, which does not see colour",
+    "": "the halves could not be paired into motifs one way only",
+}
 
 
 @dataclass(frozen=True)
@@ -141,6 +156,9 @@ class SelfReading:
     dearer: bool = False  # a guess because the pairing taken is dearer than one the tiles do not lay out with (Trial)
     far_down: bool = False  # that pairing was found beyond the cheapest few (deeper_fitting)
     unsteady: bool = False  # a guess because the photo saved once more reads otherwise (steadiness.py)
+    # why the motifs are a guess where the tiles lay out as read and the pairing taken is the cheapest that does
+    # (a key of WHY_GUESSED); "" where they are no guess, or the cause is said above (fits, dearer, unsteady)
+    doubt: str = ""
 
 
 def one_sided_rival(descriptors: HalfDescriptors, tree: np.ndarray, chosen: Trial, rows: int, cols: int
@@ -269,7 +287,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         if all(sureness(by_print)) and by_print.trial.types > choice.trial.types:
             # the guess lies between the two readings only where the print's types stand apart sharply: else the
             # puzzle's may be finer still than both, and no arrangement suiting both settles it
-            choice = replace(choice, coherent=False,
+            choice = replace(choice, coherent=False, doubt=choice.doubt or COARSER,
                              rivals=(by_print.trial.reading.labels,) if types_sure(by_print.trial) else None)
         else:
             # A sure reading that the appearance blended of colours, pictures and print (the first look before
@@ -282,7 +300,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
             by_blend = choose_trial(blended(descriptors), rows, cols, tiles, motif_range)
             if all(sureness(by_blend)) and not same_grouping(by_blend.trial.reading.labels,
                                                               choice.trial.reading.labels):
-                choice = replace(choice, coherent=False, rivals=(by_blend.trial.reading.labels,))
+                choice = replace(choice, coherent=False, rivals=(by_blend.trial.reading.labels,),
+                                 doubt=choice.doubt or LOOKS)
     elif not sure:
         # Sorted again by the registered print alone, about the edge's middle (print_alone): where colours and
         # pictures mislead (motifs alike in colour, glare, a coloured or busy face), copies of a half are still one
@@ -304,14 +323,15 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # as before; test families (never tuned on) unchanged on every figure.
         by_print = printed()
         if all(sureness(by_print)) and by_print.trial.types >= finest:
-            choice = replace(by_print, coherent=False, costs={**choice.costs, **by_print.costs}, rivals=None)
+            choice = replace(by_print, coherent=False, costs={**choice.costs, **by_print.costs}, rivals=None,
+                             doubt=PRINT)
     if not choice.fits and choice.loose is not None:
         # A guess either way, but a better one than a repair: a motif's halves that meet badly at the cut and
         # differ in colour (a figure cut through a thin part, under glare) still let the tiles lay out as read,
         # where a repaired reading was true on 1 of 34 dev photos. Measured at the true corners of the dev
         # families' medium and hard photos, every edge right 33 -> 36 of 72 (all asked, as before); test
         # families (never tuned on), medium, 17 -> 19 of 36.
-        choice = Choice(choice.loose, True, False, choice.costs, rivals=None)
+        choice = Choice(choice.loose, True, False, choice.costs, rivals=None, doubt=LOOSE)
     reading = choice.trial.reading
     names = motif_names(flat, reading.labels.ravel(), face)
     templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
@@ -330,7 +350,8 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     guessed = not (choice.coherent and choice.fits) or choice.trial.dearer
     return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits,
                        rivals=choice.rivals if guessed and choice.fits and not choice.trial.dearer else None,
-                       dearer=choice.trial.dearer, far_down=choice.trial.far_down)
+                       dearer=choice.trial.dearer, far_down=choice.trial.far_down,
+                       doubt=choice.doubt if guessed and choice.fits and not choice.trial.dearer else "")
 
 
 def sets_types_apart(descriptors: HalfDescriptors, motif_range: range = MOTIF_RANGE) -> bool:
@@ -352,6 +373,7 @@ class Choice:
     # the cut nor shares colours (MEETS), or None
     loose: Trial | None = None
     rivals: tuple[np.ndarray, ...] | None = ()  # as SelfReading.rivals, where not coherent
+    doubt: str = ""  # why it is a guess, where it is one (SelfReading.doubt)
 
 
 def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int, motif_range: range) -> Choice:
@@ -361,14 +383,14 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
     every_gap = type_count_gaps(tree, types_range(MOTIF_RANGE, tiles * 4))  # whatever --motifs allows
     trials: list[Trial] = []
     chosen = None
-    rivalled = False  # another pairing of the chosen types fits too
+    doubt = ""  # why the chosen reading is a guess (Choice.doubt): "" where it is none
     between: list[np.ndarray] | None = []  # the readings a doubt lies between (Choice.rivals)
     costs: dict[int, float] = {}
     for types in sorted(gaps, key=gaps.get, reverse=True):
         if chosen is not None and (not leaves_unpaired(chosen.reading)
                                    or gaps[types] < PAIRED_OVER_UNPAIRED * chosen.gap):
             break
-        found, rival, others = None, False, []
+        found, found_doubt, others = None, "", []
         fitting = []  # the labels of the other plausible pairings of these types that lay out too
         evidence = pairing_evidence(descriptors, tree, types)
         for rank, trial in enumerate(trials_for(descriptors, evidence, gaps[types], tiles)):
@@ -384,11 +406,12 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
                 found = replace(trial, dearer=dearer_than_tried(trial, trials[-rank - 1:-1]))
                 # a dearer pairing of types that barely stand out fitting is as likely chance as the puzzle
                 if rank > 0 and gaps[types] < WEAK_JUMP:
-                    rival, others = True, None
+                    found_doubt, others = PAIRING, None
             elif fits:
                 fitting.append(trial.reading.labels)
                 if trial.cost - found.cost <= RIVAL:
-                    rival = True  # the same half-types paired two ways, and the tiles lay out with both
+                    # the same half-types paired two ways, and the tiles lay out with both
+                    found_doubt = found_doubt or PAIRING
                     others = None if others is None else others + [trial.reading.labels]
         if found is None and chosen is None and gaps[types] >= SHARP_JUMP and types % 2 == 0:
             # Types that stand apart this sharply are the puzzle's more surely than a coarser reading is, which lays
@@ -410,18 +433,18 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
             # stand apart sharply and pair up every one (SHARP_JUMP), the doubt is only which pairing: it lies
             # between those that lay out, and there is none when no other does
             if not types_sure(found):
-                rival, others = True, None
+                found_doubt, others = found_doubt or LOOSE, None
             elif fitting:
-                rival, others = True, None if others is None else fitting
+                found_doubt, others = found_doubt or LOOSE, None if others is None else fitting
         if found is not None:
             if others is not None:  # the doubt so far lies between known readings, or there is none
                 sided = one_sided_rival(descriptors, tree, found, rows, cols)
                 if sided is not None:
-                    rival, others = True, others + [sided]
+                    found_doubt, others = found_doubt or PAIRING, others + [sided]
                 if coarser_than_seen(every_gap, types):
                     finer = finer_readings(descriptors, tree, every_gap, types, tiles, rows, cols)
-                    rival, others = True, None if finer is None else others + finer
-            chosen, rivalled, between = found, rival, others
+                    found_doubt, others = found_doubt or COARSER, None if finer is None else others + finer
+            chosen, doubt, between = found, found_doubt, others
     if chosen is not None:
         # A coarser reading lays the tiles out wherever the true one does, so its fitting proves little; a finer one
         # laying out with its cheapest pairing is harder to come by by chance. Where the types read do not stand
@@ -444,11 +467,11 @@ def choose_trial(descriptors: HalfDescriptors, rows: int, cols: int, tiles: int,
         least = SHARP_JUMP if types_sure(chosen) else WEAK_JUMP
         finer = finest_fitting(descriptors, tree, gaps, chosen, tiles, rows, cols, least)
         if finer is not None:
-            chosen, rivalled, between = finer, False, ()
+            chosen, doubt, between = finer, "", ()
     coherent = [trial for trial in trials if trial.incoherence <= MEETS]
     if chosen is not None:
-        return Choice(chosen, True, not rivalled, costs,
-                      rivals=None if between is None else tuple(between) if rivalled else ())
+        return Choice(chosen, True, not doubt, costs,
+                      rivals=None if between is None else tuple(between) if doubt else (), doubt=doubt)
     # nothing plausible fits as read: the sharpest coherent readings are repaired, the cheapest taken; and the
     # sharpest implausible reading that fits as read is kept aside (Choice.loose)
     tried = coherent[:FALLBACK_TRIED] or trials[:1]
