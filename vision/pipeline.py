@@ -173,7 +173,7 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
              f"one does, so the {found.motifs} motifs read are a guess" if found.dearer else
              f"the same photo saved once more sorts the halves into motifs otherwise, so the {found.motifs} motifs "
              f"read are a guess" if found.unsteady else
-             f"{WHY_GUESSED.get(found.doubt, WHY_GUESSED[''])}, so the {found.motifs} motifs read are a guess")
+             f"{WHY_GUESSED[found.doubt]}, so the {found.motifs} motifs read are a guess")
     return EdgeReading(doubted(found.reading, halves), found.templates,
                        f"{why}; {found.motifs} motifs found in the photo itself", guess, found.rivals)
 

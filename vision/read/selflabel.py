@@ -348,10 +348,11 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     # right unchanged. Asked for every dearer pairing, sharp types or not: the same 4 wrong solutions asked, but 19
     # right readings more asked, not 7.
     guessed = not (choice.coherent and choice.fits) or choice.trial.dearer
+    laid_out_guess = guessed and choice.fits and not choice.trial.dearer  # its doubt and rivals are the choice's
     return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits,
-                       rivals=choice.rivals if guessed and choice.fits and not choice.trial.dearer else None,
+                       rivals=choice.rivals if laid_out_guess else None,
                        dearer=choice.trial.dearer, far_down=choice.trial.far_down,
-                       doubt=choice.doubt if guessed and choice.fits and not choice.trial.dearer else "")
+                       doubt=choice.doubt if laid_out_guess else "")
 
 
 def sets_types_apart(descriptors: HalfDescriptors, motif_range: range = MOTIF_RANGE) -> bool:
