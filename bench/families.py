@@ -47,12 +47,11 @@ from photosolve.scenes.evaluate import (arrangement_fits, in_truth_numbers, list
 from photosolve.scenes.families import FAMILIES, face_kind, family_artwork, motif_kind
 from photosolve.scenes.photograph import decode_jpeg, encode_jpeg
 from photosolve.scenes.scene import _atomic_write, make_scene
-from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.errors import VisionError
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled, read_edges,
-                                        read_photo_edges, seams_first)
+from photosolve.vision.pipeline import (NO_TEMPLATES, cut_halves, drawn_arrangement, edge_posteriors, guess_settled,
+                                        read_edges, read_photo_edges)
 from photosolve.vision.read.descriptors import blended, describe_halves, print_alone, weighed
 from photosolve.vision.read.learn import learn_templates
 from photosolve.vision.read.selflabel import MOTIF_RANGE, SELF_READ_NAME
@@ -86,10 +85,7 @@ def arrangement_given(checked, halves, rows: int, cols: int, rivals=None):
     """The arrangement `photosolve PHOTO` draws for a repaired reading (checked): of all the repaired edges allow,
     the one whose seams the photo's figures run on across best (one that lays the tiles out under every reading
     a settled guess lies between first); None when there is none."""
-    if checked.solution is None:
-        return None
-    solved = solve(as_puzzle(checked.edges), rows, cols)
-    return seams_first(solved.solutions, halves, rivals)[0]
+    return None if checked.solution is None else drawn_arrangement(checked.edges, halves, rows, cols, rivals)
 
 
 def judge(halves, mode: str, templates, truth: dict) -> dict:

@@ -90,10 +90,9 @@ def photo_command(options: PhotoOptions, loading: Callable[[], Photo] | None = N
         photo, halves, read = read_photo(photo_path, options.templates, rows, cols, stages, loading, options.motifs)
     say(read.how)
     say_weak_outlines(halves)
-    moot = bool(read.guess) and guess_is_moot(read, halves, rows, cols, stages)
+    moot = guess_is_moot(read, halves, rows, cols, stages) if read.guess else ""
     if moot:
-        say(f"{read.guess}; but the arrangement drawn lays the tiles out under every reading in doubt, so it does "
-            f"not depend on the guess")
+        say(f"{read.guess}; but {moot}")
     elif read.guess:
         read = settle_guess(read, options, photo, halves, rows, cols, stages, (tiles_target, annotate_target))
     reading, names = read.reading, read.templates.motif_names
@@ -189,8 +188,8 @@ def check_motifs(options: PhotoOptions, rows: int, cols: int) -> None:
                    ExitCode.BAD_INPUT)
 
 
-def guess_is_moot(read, halves, rows: int, cols: int, stages: Stages) -> bool:
-    """Whether the motifs' guess leaves the solution as it is (vision.pipeline.guess_settled)."""
+def guess_is_moot(read, halves, rows: int, cols: int, stages: Stages) -> str:
+    """Why the motifs' guess leaves the solution as it is, "" where it may not (vision.pipeline.guess_settled)."""
     from ..vision.pipeline import guess_settled
 
     with stages.stage("checking the guess"):

@@ -4,7 +4,9 @@ Self-labelling says its motifs are a guess where two readings of the halves are 
 lies only between known readings (another pairing of the same types, another look's reading) and the arrangement
 photosolve draws with the one taken lays the tiles out under each of them, the solution is right whichever is true,
 and the person is not asked; where the reading taken lets the tiles lie several ways, one that suits every reading
-in doubt is drawn. Real generated photos (dev art families), read through the whole pipeline.
+in doubt is drawn. Nor is it asked where the figures run on across the seams of the arrangement drawn far better than
+across any arrangement the other readings allow (pipeline.SEAMS_SETTLE). Real generated photos (dev art families),
+read through the whole pipeline.
 """
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ from photosolve.scenes.scene import make_scene, save_scene
 from photosolve.solver import solve
 from photosolve.solver.repair import repair
 from photosolve.vision.load import photo_from_array
-from photosolve.vision.pipeline import (NO_TEMPLATES, as_puzzle, cut_halves, edge_posteriors, guess_settled,
-                                        read_photo_edges, seams_first)
+from photosolve.vision.pipeline import (NO_TEMPLATES, SEAMS_SETTLE, as_puzzle, cut_halves, edge_posteriors,
+                                        guess_settled, read_photo_edges, seams_first)
+from photosolve.vision.read.continuity import meeting_costs, seam_cost
 from photosolve.vision.read.selflabel import same_grouping
 from photosolve.vision.read.trials import labels_fit
 
@@ -88,6 +91,32 @@ def test_an_arrangement_right_under_every_reading_in_doubt_is_drawn_first(tmp_pa
                                                            "--yes", "--json"]))
     assert result.exit_code == 0, result.output
     assert "does not depend on the guess" in result.output
+    document = json.loads(result.stdout[result.stdout.index("{"):])
+    assert document["solutions"][0]["cells"] == [[{"tile": p.tile, "turns": p.turns} for p in row]
+                                                 for row in drawn.cells]
+
+
+def test_a_guess_whose_rivals_seams_meet_far_worse_is_settled_by_the_photo(tmp_path):
+    # Dev photo: four photographs, their half-types sharp, one pair meeting loosely; another pairing of them lays the
+    # tiles out too, but no arrangement suits both. Where the other pairing puts halves together the pictures break
+    # off at the seams.
+    scene, halves, read = read_scene("photos-a", 4, 20004, "easy")
+    assert read.guess and read.rivals
+    assert not any(all(arrangement.seams_match(as_puzzle(rival)) for rival in read.rivals)
+                   for arrangement in arrangements(read))
+    meeting = meeting_costs(halves.bands, halves.face)
+    drawn = drawn_arrangement(read, halves)
+    rivals_best = min(seam_cost(arrangement, meeting) for rival in read.rivals
+                      for arrangement in solve(as_puzzle(rival), 3, 3).solutions)
+    assert rivals_best >= SEAMS_SETTLE * seam_cost(drawn, meeting)
+    assert guess_settled(read, halves, 3, 3).endswith("so it is given")
+    assert arrangement_fits(drawn, np.asarray(true_edges_as_found([q.corners for q in halves.quads], scene.truth)))
+    save_scene(scene, tmp_path / "photos.jpg")
+    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "photos.jpg"), "--templates", "none",
+                                                           "--yes", "--json"]))
+    assert result.exit_code == 0, result.output
+    assert "times better than across those of any arrangement" in result.output
+    assert "taking the guess" not in result.output
     document = json.loads(result.stdout[result.stdout.index("{"):])
     assert document["solutions"][0]["cells"] == [[{"tile": p.tile, "turns": p.turns} for p in row]
                                                  for row in drawn.cells]

@@ -30,6 +30,14 @@ FORCING_LIMIT = 0.8
 # times better on the dev families, 1.00-1.11 on the test families (never tuned on). Without this, 2 of those 502
 # photos were read with the cats' set (dev emoji-animals easy 20004, test emoji-people medium 10008).
 DISTINCT = 1.6
+# A guess between known readings (selflabel.SelfReading.rivals) that no arrangement suits alike is settled by the
+# photo where the reading taken's arrangement whose seams meet best (read/continuity.py: summed over its inner
+# seams) meets at least this many times better than every arrangement of each rival reading it does not lay out
+# under. Fitted on the dev families (whole pipeline, no templates, bench/families.py's photos, seeds 20000 + 10000,
+# such guesses asked): where that arrangement was wrong the others met at most 1.22 times worse, where it was right
+# 0.73-4.22 times worse (7 of 27 at 1.88 and over); test families (never tuned on): wrong at 0.26-1.35, right at
+# 0.71-11.6 (14 of 42 at 1.97 and over).
+SEAMS_SETTLE = 1.75
 
 
 @dataclass(frozen=True)
@@ -178,10 +186,13 @@ def read_without_templates(halves: Halves, rows: int, cols: int, why: str, motif
                        f"{why}; {found.motifs} motifs found in the photo itself", guess, found.rivals)
 
 
-def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bool:
-    """Whether the motifs' guess leaves the solution as it is: the guess lies only between known readings
-    (EdgeReading.rivals), and some arrangement of the one taken (the repaired reading's) lays the tiles out under
-    every other too, so it is right whichever of them is true; photosolve draws it (seams_first with the rivals).
+def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> str:
+    """Why the motifs' guess leaves the solution as it is, for the person ("" where it may not): the guess lies only
+    between known readings (EdgeReading.rivals), and either some arrangement of the one taken (the repaired reading's)
+    lays the tiles out under every other too, so it is right whichever of them is true, or the photo itself settles
+    it: the arrangement whose seams the figures run on across best (read/continuity.py) meets far better than any
+    arrangement of a rival reading it does not suit (SEAMS_SETTLE). photosolve draws that arrangement (seams_first
+    with the rivals).
 
     Not only the arrangement the seams put first: where the reading taken lets the tiles lie several ways, one of
     them may suit every reading in doubt. Dev families' medium and hard photos (seeds 20000-20011 and 10000-10011,
@@ -190,13 +201,38 @@ def guess_settled(read: EdgeReading, halves: Halves, rows: int, cols: int) -> bo
     """
     from ..solver import solve
     from ..solver.repair import repair
+    from .read.continuity import by_continuity, meeting_costs, seam_cost
 
     if not read.guess or not read.rivals:
-        return False
+        return ""
     fixed = repair(edge_posteriors(read.reading), rows, cols)
     if fixed.solution is None:
-        return False
-    return any(map(suits_every(read.rivals), solve(as_puzzle(fixed.edges), rows, cols).solutions))
+        return ""
+    arrangements = solve(as_puzzle(fixed.edges), rows, cols).solutions
+    if any(map(suits_every(read.rivals), arrangements)):
+        return ("the arrangement drawn lays the tiles out under every reading in doubt, so it does not depend on "
+                "the guess")
+    meeting = meeting_costs(halves.bands, halves.face)
+    drawn = by_continuity(arrangements, meeting)[0]
+    others = [seam_cost(arrangement, meeting) for rival in read.rivals if not drawn.seams_match(as_puzzle(rival))
+              for arrangement in solve(as_puzzle(rival), rows, cols).solutions]
+    # others is not empty: the rivals lay the tiles out, and not all under the arrangement drawn
+    times = min(others) / max(seam_cost(drawn, meeting), np.finfo(float).tiny)
+    if times < SEAMS_SETTLE:
+        return ""
+    return (f"the figures run on across the seams of the arrangement drawn {times:.1f} times better than across "
+            f"those of any arrangement the other readings in doubt allow, so it is given")
+
+
+def drawn_arrangement(edges: np.ndarray, halves: Halves, rows: int, cols: int,
+                      rivals: tuple[np.ndarray, ...] | None = None):
+    """The arrangement photosolve draws for these edges (tiles x 4 signed motifs): of those they allow, the one
+    whose seams the photo's figures run on across best, or with the readings a settled guess lies between, the best
+    of those right under every one (seams_first); None where they allow none."""
+    from ..solver import solve
+
+    solutions = solve(as_puzzle(edges), rows, cols).solutions
+    return seams_first(solutions, halves, rivals)[0] if solutions else None
 
 
 def suits_every(readings: tuple[np.ndarray, ...]):
