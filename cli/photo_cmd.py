@@ -198,8 +198,9 @@ def guess_is_moot(read, halves, rows: int, cols: int, stages: Stages) -> str:
 
 def settle_guess(read, options: PhotoOptions, photo, halves, rows: int, cols: int, stages: Stages,
                  targets: tuple[Path | None, Path | None]):
-    """A reading whose motifs are a guess is never solved unasked: the person says how many motifs there are
-    (the photo is read again with that many), or takes the guess with --yes; otherwise exit 5. Once the person
+    """A reading whose motifs are a guess is never solved unasked: where it lies between known readings, the person
+    picks the one whose solution, drawn, looks right (picked_drawing); elsewhere they say how many motifs there are
+    (the photo is read again with that many); or they take the guess with --yes; otherwise exit 5. Once the person
     has said how many (--motifs), what is left to guess is which halves go together: asked about edge by edge."""
     from ..vision.pipeline import read_photo_edges
     from .review import ask_motif_count
@@ -210,11 +211,14 @@ def settle_guess(read, options: PhotoOptions, photo, halves, rows: int, cols: in
     if not options.asking:
         keep_for_correction(puzzle_of(read.reading.labels, read.templates.motif_names, options.photo), read,
                             options.photo, targets, photo, halves)
-        ways = "" if options.motifs else ("say how many motifs the puzzle shows with --motifs N, answer at a "
-                                          "terminal or with --review, ")
+        ways = ("pick the right one of its solutions drawn at a terminal or with --review, " if read.rivals else
+                "" if options.motifs else
+                "say how many motifs the puzzle shows with --motifs N, answer at a terminal or with --review, ")
         raise Fail(f"{options.photo}: {read.guess}, and so would its solution be: {ways}correct the edges with "
                    f"--save-tiles/--tiles, or take the guess with --yes", ExitCode.NEEDS_REVIEW)
     say(read.guess)
+    if read.rivals:
+        return picked_drawing(read, photo, halves, rows, cols, options.photo)
     count = None if options.motifs else ask_motif_count(len(read.templates.motif_names), 2 * rows * cols,
                                                         read_answer)
     if count is None:
@@ -223,6 +227,30 @@ def settle_guess(read, options: PhotoOptions, photo, halves, rows: int, cols: in
         again = read_photo_edges(halves, None, rows, cols, motifs=count)
     say(again.how)
     return again
+
+
+def picked_drawing(read, photo, halves, rows: int, cols: int, photo_path: str):
+    """A guess between known readings (read.rivals), settled by the person's eye: each reading's solution is drawn
+    from the photo's tiles (the arrangement whose seams its figures run on across best), and the reading whose
+    drawing the person says shows every figure whole is taken. Kept as guessed when the person just presses Enter."""
+    from ..vision.pipeline import drawn_arrangement, rival_taken
+    from .review import ask_drawing
+
+    ways = [(read, repair_reading(edge_posteriors_of(read.reading), rows, cols).edges)]
+    ways += [(rival_taken(read, halves, labels), labels) for labels in read.rivals]
+    shown = []  # (reading, where its solution is drawn); every reading a guess lies between lays the tiles out
+    for way, edges in ways:
+        arrangement = drawn_arrangement(edges, halves, rows, cols)
+        if arrangement is not None:
+            shown.append((way, scratch_path(photo_path, f"solution-{len(shown) + 1}")))
+            save_image(solved_board(photo.image, halves.quads, arrangement), shown[-1][1])
+    say(f"the guess lies between {len(shown)} readings; each one's solution is drawn: "
+        + ", ".join(f"{number} at {path}" for number, (_, path) in enumerate(shown, 1)))
+    picked = ask_drawing(len(shown), read_answer)
+    if picked is None or picked == 1:
+        return read
+    say(f"taking the reading of drawing {picked}")
+    return shown[picked - 1][0]
 
 
 def keep_for_correction(puzzle: Puzzle, read, photo_path: str, targets: tuple[Path | None, Path | None], photo,
@@ -311,7 +339,7 @@ def find_photo_tiles(photo_path: str, rows: int, cols: int, stages: Stages,
 
 def typed_reading(tiles_path: str, count: int):
     """A tile file (as written by --save-tiles and edited) taken as the reading: every edge certain."""
-    from ..vision.read.classify import reading_from
+    from ..vision.read.classify import certain_reading
     from ..vision.pipeline import EdgeReading
     from ..vision.read.templates import TemplateSet
     from .solve_cmd import read_puzzle
@@ -321,12 +349,9 @@ def typed_reading(tiles_path: str, count: int):
         raise Fail(f"{tiles_path}: {len(puzzle.tiles)} tiles listed, but the photo shows {count}: list the photo's "
                    f"tiles in the order of the annotated photo", ExitCode.BAD_INPUT)
     labels = np.array([t.edges for t in puzzle.tiles])
-    candidates = np.array(sorted(set(int(v) for v in labels.ravel())))
-    posterior = (labels[..., None] == candidates).astype(float)
     templates = TemplateSet(name=f"typed in ({tiles_path})", motif_names=dict(puzzle.motif_names),
                             labels=labels.ravel(), bands=np.zeros((0, 1, 1, 3), np.float32))
-    return EdgeReading(reading_from(posterior, candidates, templates.name), templates,
-                       f"edges: as typed in {tiles_path}")
+    return EdgeReading(certain_reading(labels, templates.name), templates, f"edges: as typed in {tiles_path}")
 
 
 def read_photo(photo_path: str, templates: str | None, rows: int, cols: int, stages: Stages,

@@ -117,11 +117,12 @@ def save_image(rgb: np.ndarray, target: Path) -> None:
     write_output(target, lambda path: Image.fromarray(rgb).save(path, format=kind, **options))
 
 
-def scratch_path(photo_path: str) -> Path:
-    """Where the annotated photo goes for a review when --annotate was not given."""
+def scratch_path(photo_path: str, what: str = "reading") -> Path:
+    """Where a picture shown for a review goes (the annotated photo when --annotate was not given, the solutions a
+    guess lies between): the system's temporary folder, named after the photo and what it shows."""
     import tempfile
 
-    return Path(tempfile.gettempdir()) / f"photosolve-{Path(photo_path).stem}-reading.png"
+    return Path(tempfile.gettempdir()) / f"photosolve-{Path(photo_path).stem}-{what}.png"
 
 
 def write_annotated(photo, halves, puzzle: Puzzle, reading, solution, target: Path, doubtful=None) -> None:

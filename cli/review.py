@@ -95,16 +95,31 @@ def ask(questions: list[Question], puzzle: Puzzle, labels: list[int], read_line:
 def ask_motif_count(guessed: int, most: int, read_line: Callable[[], str | None], out: TextIO | None = None
                     ) -> int | None:
     """How many motifs the puzzle shows, from the person: a number from 1 to `most`, or None to keep the guess."""
+    count = ask_number("How many different motifs do the tiles show (a motif: the two halves that complete each "
+                       f"other)? [{guessed}, a guess] ", most, read_line, out)
+    return None if count == guessed else count
+
+
+def ask_drawing(count: int, read_line: Callable[[], str | None], out: TextIO | None = None) -> int | None:
+    """Which of `count` drawn solutions the person says is right: a number from 1 to `count`, or None to keep the
+    first (the guess)."""
+    return ask_number(f"Which drawing shows every figure whole across its seams? [1, the guess; 1-{count}] ",
+                      count, read_line, out)
+
+
+def ask_number(question: str, most: int, read_line: Callable[[], str | None], out: TextIO | None = None
+               ) -> int | None:
+    """A number from 1 to `most`, asked until one is given; None when the person just presses Enter (or q, or
+    the input ends)."""
     out = out or sys.stderr
     while True:
-        out.write(f"How many different motifs do the tiles show (a motif: the two halves that complete each "
-                  f"other)? [{guessed}, a guess] ")
+        out.write(question)
         out.flush()
         text = read_line()
         if text is None or text.strip().lower() in ("", "q"):
             return None
         if text.strip().isdigit() and 1 <= int(text) <= most:
-            return None if int(text) == guessed else int(text)
+            return int(text)
         out.write(f"  '{text.strip()}' is not a number from 1 to {most}\n")
 
 

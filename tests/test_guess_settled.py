@@ -45,6 +45,20 @@ def drawn_arrangement(read, halves):
     return seams_first(arrangements(read), halves)[0]
 
 
+def cells(arrangement) -> list:
+    return [[{"tile": p.tile, "turns": p.turns} for p in row] for row in arrangement.cells]
+
+
+def solved_with_yes(scene, tmp_path) -> tuple[str, list]:
+    """What the command says reading the scene's photo with no templates, and the arrangement it lists first (--yes:
+    a doubtful edge is taken as best read; a guess taken so would be said)."""
+    save_scene(scene, tmp_path / "photo.jpg")
+    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "photo.jpg"), "--templates", "none",
+                                                           "--yes", "--json"]))
+    assert result.exit_code == 0, result.output
+    return result.output, json.loads(result.stdout[result.stdout.index("{"):])["solutions"][0]["cells"]
+
+
 @pytest.fixture(scope="module")
 def settled_photo(tmp_path_factory):
     scene, halves, read = read_scene("emoji-animals", 4, 10006, "easy")
@@ -86,14 +100,9 @@ def test_an_arrangement_right_under_every_reading_in_doubt_is_drawn_first(tmp_pa
     assert arrangement_fits(drawn, np.asarray(true_edges_as_found([q.corners for q in halves.quads], scene.truth)))
     # the command draws and lists that arrangement first, without asking about the motifs (--yes: two edges of it
     # are doubtful, which the person would be asked about)
-    save_scene(scene, tmp_path / "photos.jpg")
-    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "photos.jpg"), "--templates", "none",
-                                                           "--yes", "--json"]))
-    assert result.exit_code == 0, result.output
-    assert "does not depend on the guess" in result.output
-    document = json.loads(result.stdout[result.stdout.index("{"):])
-    assert document["solutions"][0]["cells"] == [[{"tile": p.tile, "turns": p.turns} for p in row]
-                                                 for row in drawn.cells]
+    output, first = solved_with_yes(scene, tmp_path)
+    assert "does not depend on the guess" in output
+    assert first == cells(drawn)
 
 
 def test_a_guess_whose_rivals_seams_meet_far_worse_is_settled_by_the_photo(tmp_path):
@@ -111,15 +120,10 @@ def test_a_guess_whose_rivals_seams_meet_far_worse_is_settled_by_the_photo(tmp_p
     assert rivals_best >= SEAMS_SETTLE * seam_cost(drawn, meeting)
     assert guess_settled(read, halves, 3, 3).endswith("so it is given")
     assert arrangement_fits(drawn, np.asarray(true_edges_as_found([q.corners for q in halves.quads], scene.truth)))
-    save_scene(scene, tmp_path / "photos.jpg")
-    result = CliRunner().invoke(app, with_default_command([str(tmp_path / "photos.jpg"), "--templates", "none",
-                                                           "--yes", "--json"]))
-    assert result.exit_code == 0, result.output
-    assert "times better than across those of any arrangement" in result.output
-    assert "taking the guess" not in result.output
-    document = json.loads(result.stdout[result.stdout.index("{"):])
-    assert document["solutions"][0]["cells"] == [[{"tile": p.tile, "turns": p.turns} for p in row]
-                                                 for row in drawn.cells]
+    output, first = solved_with_yes(scene, tmp_path)
+    assert "times better than across those of any arrangement" in output
+    assert "taking the guess" not in output
+    assert first == cells(drawn)
 
 
 def test_a_guess_between_readings_that_lay_the_tiles_out_otherwise_is_still_asked(tmp_path):

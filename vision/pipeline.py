@@ -235,6 +235,17 @@ def drawn_arrangement(edges: np.ndarray, halves: Halves, rows: int, cols: int,
     return seams_first(solutions, halves, rivals)[0] if solutions else None
 
 
+def rival_taken(read: EdgeReading, halves: Halves, labels: np.ndarray) -> EdgeReading:
+    """One of the readings a guess lies between (labels: one of read.rivals), taken as the person says: every edge
+    certain, its motifs named as self-labelling names them."""
+    from .read.classify import certain_reading
+    from .read.selflabel import self_read_set
+
+    templates = self_read_set(halves.bands.reshape(-1, *halves.bands.shape[2:]), labels, halves.face)
+    return EdgeReading(certain_reading(labels, templates.name), templates,
+                       f"{read.how}; read as you picked")
+
+
 def suits_every(readings: tuple[np.ndarray, ...]):
     """Whether an arrangement lays the tiles out under every one of these readings (labels: tiles x 4 each): a test
     of arrangements, the readings made puzzles once."""

@@ -333,10 +333,7 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
         # families (never tuned on), medium, 17 -> 19 of 36.
         choice = Choice(choice.loose, True, False, choice.costs, rivals=None, doubt=LOOSE)
     reading = choice.trial.reading
-    names = motif_names(flat, reading.labels.ravel(), face)
-    templates = TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=reading.labels.ravel(),
-                            bands=flat, half_names={name: {"+": "a", "-": "b"} for name in names.values()},
-                            face=tuple(float(v) for v in face))
+    templates = self_read_set(flat, reading.labels, face)
     # A pairing taken over a cheaper plausible one that the tiles do not lay out with, of types not surely the
     # puzzle's (dearer_than_tried), is a guess, and an open one: the cheaper one failing says the types may be wrong
     # (a motif whose two halves look alike, read as one type, is left unpaired), and then a dearer pairing laying out
@@ -349,10 +346,19 @@ def self_label(bands: np.ndarray, rows: int, cols: int, motif_range=MOTIF_RANGE,
     # right readings more asked, not 7.
     guessed = not (choice.coherent and choice.fits) or choice.trial.dearer
     laid_out_guess = guessed and choice.fits and not choice.trial.dearer  # its doubt and rivals are the choice's
-    return SelfReading(reading, templates, len(names), choice.costs, guessed=guessed, fits=choice.fits,
+    return SelfReading(reading, templates, len(templates.motif_names), choice.costs, guessed=guessed, fits=choice.fits,
                        rivals=choice.rivals if laid_out_guess else None,
                        dearer=choice.trial.dearer, far_down=choice.trial.far_down,
                        doubt=choice.doubt if laid_out_guess else "")
+
+
+def self_read_set(flat: np.ndarray, labels: np.ndarray, face: np.ndarray = WHITE_LAB) -> TemplateSet:
+    """The set a reading of the photo's own halves amounts to (flat: the halves, labels: their signed motifs), its
+    motifs named by their colours (naming.py)."""
+    names = motif_names(flat, labels.ravel(), face)
+    return TemplateSet(name=SELF_READ_NAME, motif_names=names, labels=labels.ravel(), bands=flat,
+                       half_names={name: {"+": "a", "-": "b"} for name in names.values()},
+                       face=tuple(float(v) for v in face))
 
 
 def sets_types_apart(descriptors: HalfDescriptors, motif_range: range = MOTIF_RANGE) -> bool:
